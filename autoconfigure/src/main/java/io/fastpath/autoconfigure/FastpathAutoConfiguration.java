@@ -1,0 +1,50 @@
+package io.fastpath.autoconfigure;
+
+import io.fastpath.buffer.WholeBodyAggregation;
+import io.fastpath.codec.HttpMessageReaderDecorator;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.codec.CodecConfigurer;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/**
+ * Auto-configuration of Fastpath's features: one
+ * {@link HttpMessageReaderDecorator} bean per enabled feature.
+ * {@link FastpathWebFluxAutoConfiguration} and {@link FastpathWebClientAutoConfiguration}
+ * apply them to the server's codecs and to the auto-configured {@code WebClient.Builder}.
+ *
+ * @author Fastpath
+ */
+@AutoConfiguration(after = CodecsAutoConfiguration.class,
+		beforeName = { "org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration",
+				"org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration" })
+@ConditionalOnClass({ CodecConfigurer.class, WebClient.class })
+@ConditionalOnBooleanProperty(name = "fastpath.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(FastpathProperties.class)
+public final class FastpathAutoConfiguration {
+
+	/** Order of the buffer feature among reader decorators: it wraps the stock readers first. */
+	public static final int BUFFER_ORDER = 0;
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty(name = "fastpath.buffer.enabled", matchIfMissing = true)
+	static class BufferConfiguration {
+
+		@Bean
+		@Order(BUFFER_ORDER)
+		@ConditionalOnMissingBean
+		WholeBodyAggregation fastpathWholeBodyAggregation() {
+			return new WholeBodyAggregation();
+		}
+
+	}
+
+}

@@ -1,0 +1,55 @@
+package io.fastpath.autoconfigure;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties for Fastpath. Body size limits are not repeated here: every
+ * Fastpath path honours {@code spring.http.codecs.max-in-memory-size}.
+ *
+ * @author Fastpath
+ */
+@ConfigurationProperties("fastpath")
+public class FastpathProperties {
+
+	/**
+	 * Whether to enable Fastpath. When false, every feature backs off and the application
+	 * runs on the stock Spring codecs.
+	 */
+	private boolean enabled = true;
+
+	private final Buffer buffer = new Buffer();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Buffer getBuffer() {
+		return this.buffer;
+	}
+
+	/**
+	 * Whole-body aggregation of data buffers.
+	 */
+	public static class Buffer {
+
+		/**
+		 * Whether whole bodies (@RequestBody, bodyToMono, toEntity) are joined with
+		 * Fastpath's aggregator, which passes a single buffer through without copying.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+}

@@ -1,0 +1,37 @@
+package io.fastpath.autoconfigure;
+
+import io.fastpath.codec.HttpMessageReaderDecorator;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
+
+/**
+ * Auto-configuration that applies Fastpath's reader decorators to the server codecs of a
+ * reactive web application: the {@code ServerCodecConfigurer} bean, after Spring Boot's
+ * {@code CodecCustomizer}s and the application's {@code WebFluxConfigurer}s have
+ * configured it, hands out decorated readers to controllers, functional endpoints and
+ * {@code ServerWebExchange#getFormData()} alike.
+ *
+ * @author Fastpath
+ */
+@AutoConfiguration(after = FastpathAutoConfiguration.class,
+		beforeName = "org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration")
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+@ConditionalOnClass(WebFluxConfigurer.class)
+@ConditionalOnBooleanProperty(name = "fastpath.enabled", matchIfMissing = true)
+public final class FastpathWebFluxAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	static ServerCodecConfigurerDecoratingPostProcessor fastpathServerCodecConfigurerPostProcessor(
+			ObjectProvider<HttpMessageReaderDecorator> decorators) {
+		return new ServerCodecConfigurerDecoratingPostProcessor(decorators);
+	}
+
+}

@@ -1,0 +1,142 @@
+package io.fastpath.buffer;
+
+import java.util.List;
+import java.util.Map;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.AbstractDataBufferDecoder;
+import org.springframework.core.codec.Decoder;
+import org.springframework.core.codec.Hints;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.AbstractJacksonDecoder;
+import org.springframework.http.codec.DecoderHttpMessageReader;
+import org.springframework.http.codec.HttpMessageDecoder;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Decorates a stock {@link DecoderHttpMessageReader} so that its whole-body path
+ * ({@code readMono}: {@code @RequestBody T}, {@code bodyToMono}, {@code toEntity}) joins
+ * the body with {@link DataBufferAggregator}, sized and limited from the message's
+ * {@code Content-Length}, instead of {@code DataBufferUtils.join}. Everything else,
+ * including the streaming {@code read}, is the delegate's.
+ * <p>The aggregated body is handed to the decoder's own {@code decodeToMono} as a
+ * {@code Mono}, which {@code DataBufferUtils.join} passes through untouched, so the
+ * decoder keeps its own hints, context handling, logging and errors.
+ * <p>Only decoders whose {@code decodeToMono} is "join with {@code maxInMemorySize}, then
+ * decode" are supported (see {@link #supports(Decoder)}): for them the aggregator
+ * applies exactly the limit the decoder would.
+ *
+ * @param <T> the type of objects read
+ * @author Fastpath
+ */
+public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<T> {
+
+	private static final boolean JACKSON_PRESENT = ClassUtils.isPresent("tools.jackson.databind.ObjectMapper",
+			AggregatingHttpMessageReader.class.getClassLoader());
+
+	private final DecoderHttpMessageReader<T> delegate;
+
+	private final Decoder<T> decoder;
+
+	/**
+	 * Decorate the given reader.
+	 * @param delegate a stock reader whose decoder is {@linkplain #supports(Decoder) supported}
+	 */
+	public AggregatingHttpMessageReader(DecoderHttpMessageReader<T> delegate) {
+		Assert.isTrue(supports(delegate.getDecoder()),
+				() -> "Decoder " + delegate.getDecoder() + " does not aggregate with DataBufferUtils.join");
+		this.delegate = delegate;
+		this.decoder = delegate.getDecoder();
+	}
+
+	/**
+	 * Whether the given decoder's whole-body path is a plain join limited by its
+	 * {@code maxInMemorySize}: the {@code core.codec} data buffer decoders ({@code String},
+	 * {@code byte[]}, {@code ByteBuffer}, {@code DataBuffer}, ...) and the Jackson decoders.
+	 * @param decoder the decoder to check
+	 * @return whether {@link AggregatingHttpMessageReader} can decorate a reader of it
+	 */
+	public static boolean supports(Decoder<?> decoder) {
+		return decoder instanceof AbstractDataBufferDecoder<?>
+				|| (JACKSON_PRESENT && decoder instanceof AbstractJacksonDecoder<?>);
+	}
+
+	/**
+	 * Return the decorated reader.
+	 * @return the stock reader
+	 */
+	public DecoderHttpMessageReader<T> getDelegate() {
+		return this.delegate;
+	}
+
+	@Override
+	public List<MediaType> getReadableMediaTypes() {
+		return this.delegate.getReadableMediaTypes();
+	}
+
+	@Override
+	public List<MediaType> getReadableMediaTypes(ResolvableType elementType) {
+		return this.delegate.getReadableMediaTypes(elementType);
+	}
+
+	@Override
+	public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
+		return this.delegate.canRead(elementType, mediaType);
+	}
+
+	@Override
+	public Flux<T> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+		return this.delegate.read(elementType, message, hints);
+	}
+
+	@Override
+	public Flux<T> read(ResolvableType actualType, ResolvableType elementType, ServerHttpRequest request,
+			ServerHttpResponse response, Map<String, Object> hints) {
+		return this.delegate.read(actualType, elementType, request, response, hints);
+	}
+
+	@Override
+	public Mono<T> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
+			Map<String, Object> hints) {
+		MediaType contentType = message.getHeaders().getContentType();
+		// Same default as DecoderHttpMessageReader#getContentType.
+		MediaType mimeType = (contentType != null) ? contentType : MediaType.APPLICATION_OCTET_STREAM;
+		Mono<DataBuffer> body = DataBufferAggregator.aggregate(message.getBody(), maxInMemorySize(),
+				message.getHeaders().getContentLength());
+		return this.decoder.decodeToMono(body, elementType, mimeType, hints);
+	}
+
+	@Override
+	public Mono<T> readMono(ResolvableType actualType, ResolvableType elementType, ServerHttpRequest request,
+			ServerHttpResponse response, Map<String, Object> hints) {
+		// Same server hints as DecoderHttpMessageReader, for example Jackson's @JsonView.
+		Map<String, Object> allHints = (this.decoder instanceof HttpMessageDecoder<?> httpMessageDecoder)
+				? Hints.merge(hints, httpMessageDecoder.getDecodeHints(actualType, elementType, request, response))
+				: hints;
+		return readMono(elementType, request, allHints);
+	}
+
+	private int maxInMemorySize() {
+		if (this.decoder instanceof AbstractDataBufferDecoder<?> dataBufferDecoder) {
+			return dataBufferDecoder.getMaxInMemorySize();
+		}
+		return ((AbstractJacksonDecoder<?>) this.decoder).getMaxInMemorySize();
+	}
+
+	@Override
+	public String toString() {
+		return "AggregatingHttpMessageReader[" + this.decoder + "]";
+	}
+
+}

@@ -117,8 +117,7 @@ final class AggregatingMono extends Mono<DataBuffer> {
 					this.held = target;
 					this.joined = true;
 				}
-				target.ensureWritable(next.readableByteCount());
-				target.write(next);
+				copy(next, target);
 			}
 			finally {
 				DataBufferUtils.release(next);
@@ -129,7 +128,8 @@ final class AggregatingMono extends Mono<DataBuffer> {
 			try {
 				DataBuffer target = first.factory().allocateBuffer(initialCapacity());
 				try {
-					return target.write(first);
+					copy(first, target);
+					return target;
 				}
 				catch (Throwable ex) {
 					DataBufferUtils.release(target);
@@ -138,6 +138,19 @@ final class AggregatingMono extends Mono<DataBuffer> {
 			}
 			finally {
 				DataBufferUtils.release(first);
+			}
+		}
+
+		/**
+		 * Copy the readable bytes of source to target, once. Not {@code DataBuffer#write(DataBuffer...)}:
+		 * {@code DefaultDataBuffer} implements it by first copying each source into a new
+		 * {@code ByteBuffer}. The target grows as its factory grows buffers.
+		 */
+		private static void copy(DataBuffer source, DataBuffer target) {
+			try (DataBuffer.ByteBufferIterator readable = source.readableByteBuffers()) {
+				while (readable.hasNext()) {
+					target.write(readable.next());
+				}
 			}
 		}
 

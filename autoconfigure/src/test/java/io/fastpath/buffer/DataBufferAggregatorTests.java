@@ -1,0 +1,350 @@
+package io.fastpath.buffer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+import reactor.test.publisher.TestPublisher;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link DataBufferAggregator}, on heap and Netty pooled buffers, with every
+ * buffer accounted for after each test.
+ */
+class DataBufferAggregatorTests {
+
+	private LeakTrackingDataBufferFactory factory;
+
+	static Stream<LeakTrackingDataBufferFactory> factories() {
+		return Stream.of(LeakTrackingDataBufferFactory.heap(), LeakTrackingDataBufferFactory.nettyPooled());
+	}
+
+	@BeforeEach
+	void clearFactory() {
+		this.factory = null;
+	}
+
+	@AfterEach
+	void everyBufferIsReleased() {
+		if (this.factory != null) {
+			this.factory.assertNoLeaks();
+		}
+	}
+
+	private LeakTrackingDataBufferFactory use(LeakTrackingDataBufferFactory factory) {
+		this.factory = factory;
+		return factory;
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void emptyBodyGivesEmptyMono(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.empty(), 100, -1)).verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void singleBufferIsEmittedAsItIs(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		DataBuffer only = buffer("hello");
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.just(only), 100, 5))
+			.assertNext((joined) -> {
+				assertThat(joined).isSameAs(only);
+				DataBufferUtils.release(joined);
+			})
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void singleEmptyBufferIsEmittedLikeStock(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.just(buffer("")), 100, -1))
+			.assertNext((joined) -> assertThat(release(joined)).isEmpty())
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void twoBuffersAreJoinedIntoOneBufferOfTheirFactory(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.just(buffer("foo"), buffer("bar")), 100, -1))
+			.assertNext((joined) -> {
+				assertThat(joined.factory()).isSameAs(factory);
+				assertThat(release(joined)).isEqualTo("foobar");
+			})
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void manyBuffersAreJoinedInOrder(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		List<String> parts = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			parts.add("part-" + i + ";");
+		}
+		Flux<DataBuffer> body = Flux.fromIterable(parts).map(this::buffer);
+		StepVerifier.create(DataBufferAggregator.aggregate(body, -1, -1))
+			.assertNext((joined) -> assertThat(release(joined)).isEqualTo(String.join("", parts)))
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void joinedBufferIsSizedFromExpectedLength(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Flux<DataBuffer> body = Flux.just(buffer("a".repeat(10)), buffer("b".repeat(10)), buffer("c".repeat(980)));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 10_000, 1000))
+			.assertNext((joined) -> {
+				assertThat(joined.capacity()).isEqualTo(1000);
+				assertThat(joined.readableByteCount()).isEqualTo(1000);
+				DataBufferUtils.release(joined);
+			})
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void bodyLongerThanExpectedLengthIsStillJoinedWhole(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Flux<DataBuffer> body = Flux.just(buffer("12345"), buffer("67890"), buffer("abc"));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 100, 4))
+			.assertNext((joined) -> assertThat(release(joined)).isEqualTo("1234567890abc"))
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void bodyShorterThanExpectedLengthIsJoinedAsReceived(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Flux<DataBuffer> body = Flux.just(buffer("12"), buffer("34"));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 100, 50))
+			.assertNext((joined) -> assertThat(release(joined)).isEqualTo("1234"))
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void expectedLengthAboveLimitFailsBeforeReading(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		AtomicBoolean subscribed = new AtomicBoolean();
+		Flux<DataBuffer> body = Flux.defer(() -> {
+			subscribed.set(true);
+			return Flux.just(buffer("too long"));
+		});
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 4, 8))
+			.expectErrorSatisfies((ex) -> assertThat(ex).isInstanceOf(DataBufferLimitException.class)
+				.hasMessage("Exceeded limit on max bytes to buffer : 4"))
+			.verify();
+		assertThat(subscribed).isFalse();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void runningCountAboveLimitFailsAndReleasesEverything(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Flux<DataBuffer> body = Flux.just("123", "456", "789", "never read")
+			.map(this::buffer)
+			.doOnCancel(() -> cancelled.set(true))
+			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 8, -1))
+			.expectError(DataBufferLimitException.class)
+			.verify();
+		assertThat(cancelled).isTrue();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void singleBufferAboveLimitFailsAndIsReleased(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.just(buffer("123456789")), 8, -1))
+			.expectError(DataBufferLimitException.class)
+			.verify();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void bodyOfExactlyTheLimitIsAccepted(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.just(buffer("1234"), buffer("5678")), 8, 8))
+			.assertNext((joined) -> assertThat(release(joined)).isEqualTo("12345678"))
+			.verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void errorMidStreamReleasesWhatWasReceived(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Flux<DataBuffer> body = Flux.concat(Flux.just(buffer("foo"), buffer("bar")),
+				Flux.error(new IllegalStateException("connection reset")));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 100, -1))
+			.expectErrorMessage("connection reset")
+			.verify();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void errorAfterSingleBufferReleasesIt(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Flux<DataBuffer> body = Flux.concat(Flux.just(buffer("foo")), Flux.error(new IllegalStateException("boom")));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 100, -1)).expectError().verify();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void cancelMidStreamReleasesWhatWasReceivedAndCancelsUpstream(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		TestPublisher<DataBuffer> body = TestPublisher.create();
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 100, -1))
+			.then(() -> body.next(buffer("foo"), buffer("bar")))
+			.thenCancel()
+			.verify();
+		body.assertCancelled();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void cancelAfterCompletionButBeforeRequestReleasesTheResult(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		TestPublisher<DataBuffer> body = TestPublisher.create();
+		BaseSubscriber<DataBuffer> requestsNothing = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+			}
+
+		};
+		DataBufferAggregator.aggregate(body, 100, -1).subscribe(requestsNothing);
+		body.next(buffer("foo"), buffer("bar")).complete();
+		requestsNothing.dispose();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void buffersEmittedAfterCancelAreReleased(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		TestPublisher<DataBuffer> body = TestPublisher.createNoncompliant(TestPublisher.Violation.CLEANUP_ON_TERMINATE);
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 100, -1))
+			.then(() -> body.next(buffer("foo")))
+			.thenCancel()
+			.verify();
+		body.next(buffer("late"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void buffersEmittedAfterLimitFailureAreReleased(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		TestPublisher<DataBuffer> body = TestPublisher.createNoncompliant(TestPublisher.Violation.CLEANUP_ON_TERMINATE);
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 4, -1))
+			.then(() -> body.next(buffer("12345")))
+			.expectError(DataBufferLimitException.class)
+			.verify();
+		body.next(buffer("late"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void monoWithoutLimitIsReturnedAsIs(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Mono<DataBuffer> body = Mono.fromSupplier(() -> buffer("mono"));
+		assertThat(DataBufferAggregator.aggregate(body, -1, -1)).isSameAs(body);
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void monoAboveLimitFails(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Mono<DataBuffer> body = Mono.fromSupplier(() -> buffer("too long"));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 4, -1))
+			.expectError(DataBufferLimitException.class)
+			.verify();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void joinsAsStockDoesForRandomBodiesAndSplits(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		long seed = new Random().nextLong();
+		Random random = new Random(seed);
+		for (int i = 0; i < 300; i++) {
+			byte[] body = new byte[random.nextInt(3000)];
+			random.nextBytes(body);
+			List<byte[]> chunks = split(body, random);
+			int limit = random.nextInt(4) == 0 ? random.nextInt(3000) : -1;
+			long expectedLength = random.nextBoolean() ? body.length : -1;
+			Outcome stock = outcome(DataBufferUtils.join(chunks(chunks), limit));
+			Outcome fastpath = outcome(DataBufferAggregator.aggregate(chunks(chunks), limit, expectedLength));
+			assertThat(fastpath).as("seed %d, case %d", seed, i).isEqualTo(stock);
+		}
+	}
+
+	private Flux<DataBuffer> chunks(List<byte[]> chunks) {
+		return Flux.fromIterable(chunks).map(this.factory::bufferOf);
+	}
+
+	private static Outcome outcome(Mono<DataBuffer> joined) {
+		try {
+			DataBuffer buffer = joined.block(Duration.ofSeconds(5));
+			if (buffer == null) {
+				return new Outcome(null, null);
+			}
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
+			DataBufferUtils.release(buffer);
+			return new Outcome(new String(bytes, StandardCharsets.ISO_8859_1), null);
+		}
+		catch (RuntimeException ex) {
+			return new Outcome(null, ex.getClass());
+		}
+	}
+
+	private static List<byte[]> split(byte[] body, Random random) {
+		List<byte[]> chunks = new ArrayList<>();
+		int position = 0;
+		while (position < body.length) {
+			int size = 1 + random.nextInt(Math.min(body.length - position, random.nextBoolean() ? 8 : 1024));
+			byte[] chunk = new byte[size];
+			System.arraycopy(body, position, chunk, 0, size);
+			chunks.add(chunk);
+			position += size;
+		}
+		return chunks;
+	}
+
+	private DataBuffer buffer(String content) {
+		return this.factory.bufferOf(content.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private static String release(DataBuffer buffer) {
+		String content = buffer.toString(StandardCharsets.UTF_8);
+		DataBufferUtils.release(buffer);
+		return content;
+	}
+
+	record Outcome(String content, Class<?> error) {
+	}
+
+}

@@ -10,6 +10,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DataBufferWrapper;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
@@ -112,7 +113,7 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 			DataBuffer joined = allocateBuffer(buffers.stream().mapToInt(DataBuffer::readableByteCount).sum());
 			buffers.forEach((buffer) -> {
 				joined.write(buffer);
-				((CountedBuffer) buffer).release();
+				DataBufferUtils.release(buffer);
 			});
 			return joined;
 		}

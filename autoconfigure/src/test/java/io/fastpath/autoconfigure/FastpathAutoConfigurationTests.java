@@ -1,0 +1,236 @@
+package io.fastpath.autoconfigure;
+
+import java.util.List;
+
+import io.fastpath.buffer.AggregatingHttpMessageReader;
+import io.fastpath.buffer.WholeBodyAggregation;
+import io.fastpath.codec.DecoratingServerCodecConfigurer;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.codec.CodecCustomizer;
+import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.codec.Decoder;
+import org.springframework.core.codec.StringDecoder;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.reactive.ClientHttpConnector;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for Fastpath's auto-configuration.
+ */
+class FastpathAutoConfigurationTests {
+
+	private static final AutoConfigurations fastpath = AutoConfigurations.of(FastpathAutoConfiguration.class,
+			FastpathWebFluxAutoConfiguration.class, FastpathWebClientAutoConfiguration.class);
+
+	private final ReactiveWebApplicationContextRunner contextRunner = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(fastpath);
+
+	private final ReactiveWebApplicationContextRunner webFluxRunner = this.contextRunner
+		.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, CodecsAutoConfiguration.class,
+				WebFluxAutoConfiguration.class, WebClientAutoConfiguration.class));
+
+	@Test
+	void wholeBodyAggregationIsRegisteredByDefault() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(WholeBodyAggregation.class)
+			.hasSingleBean(ServerCodecConfigurerDecoratingPostProcessor.class)
+			.hasSingleBean(FastpathWebClientCustomizer.class)
+			.hasSingleBean(FastpathProperties.class));
+	}
+
+	@Test
+	void everythingBacksOffWhenFastpathIsDisabled() {
+		this.contextRunner.withPropertyValues("fastpath.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(WholeBodyAggregation.class)
+				.doesNotHaveBean(ServerCodecConfigurerDecoratingPostProcessor.class)
+				.doesNotHaveBean(FastpathWebClientCustomizer.class));
+	}
+
+	@Test
+	void wholeBodyAggregationBacksOffWhenBufferFeatureIsSwitchedOff() {
+		this.contextRunner.withPropertyValues("fastpath.buffer.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(WholeBodyAggregation.class));
+	}
+
+	@Test
+	void wholeBodyAggregationBacksOffWhenTheApplicationDefinesOne() {
+		this.contextRunner.withUserConfiguration(CustomAggregationConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(WholeBodyAggregation.class)
+				.hasBean("customAggregation"));
+	}
+
+	@Test
+	void wiringBacksOffWhenTheApplicationDefinesItsOwn() {
+		this.contextRunner.withUserConfiguration(CustomWiringConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(ServerCodecConfigurerDecoratingPostProcessor.class)
+				.hasBean("customPostProcessor")
+				.hasSingleBean(FastpathWebClientCustomizer.class)
+				.hasBean("customWebClientCustomizer"));
+	}
+
+	@Test
+	void nothingIsRegisteredWithoutWebFlux() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.web.reactive"))
+			.run((context) -> assertThat(context).doesNotHaveBean(WholeBodyAggregation.class)
+				.doesNotHaveBean(ServerCodecConfigurerDecoratingPostProcessor.class)
+				.doesNotHaveBean(FastpathWebClientCustomizer.class));
+	}
+
+	@Test
+	void serverCodecsAreNotTouchedOutsideReactiveWebApplications() {
+		new ApplicationContextRunner().withConfiguration(fastpath)
+			.run((context) -> assertThat(context).hasSingleBean(WholeBodyAggregation.class)
+				.doesNotHaveBean(ServerCodecConfigurerDecoratingPostProcessor.class));
+	}
+
+	@Test
+	void serverCodecConfigurerHandsOutAggregatingReadersAroundBootsJacksonDecoder() {
+		this.webFluxRunner.run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(configurer).isInstanceOf(DecoratingServerCodecConfigurer.class);
+			assertThat(aggregatedDecoders(configurer.getReaders()))
+				.hasAtLeastOneElementOfType(StringDecoder.class)
+				.filteredOn(JacksonJsonDecoder.class::isInstance)
+				.singleElement()
+				.satisfies((decoder) -> assertThat(((JacksonJsonDecoder) decoder).getMapper())
+					.isSameAs(context.getBean(JsonMapper.class)));
+		});
+	}
+
+	@Test
+	void jacksonDecoderConfiguredByTheApplicationIsKept() {
+		this.webFluxRunner.withUserConfiguration(CustomJacksonDecoderConfiguration.class).run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(aggregatedDecoders(configurer.getReaders())).filteredOn(JacksonJsonDecoder.class::isInstance)
+				.singleElement()
+				.isSameAs(CustomJacksonDecoderConfiguration.decoder);
+		});
+	}
+
+	@Test
+	void maxInMemorySizeOfBootIsHonoured() {
+		this.webFluxRunner.withPropertyValues("spring.http.codecs.max-in-memory-size=1KB").run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(aggregatedDecoders(configurer.getReaders())).filteredOn(StringDecoder.class::isInstance)
+				.isNotEmpty()
+				.allSatisfy((decoder) -> assertThat(((StringDecoder) decoder).getMaxInMemorySize()).isEqualTo(1024));
+		});
+	}
+
+	@Test
+	void serverCodecsAreStockWhenFastpathIsDisabled() {
+		this.webFluxRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(configurer).isNotInstanceOf(DecoratingServerCodecConfigurer.class);
+			assertThat(configurer.getReaders()).noneMatch(AggregatingHttpMessageReader.class::isInstance);
+		});
+	}
+
+	@Test
+	void webClientBuilderReadsWholeBodiesThroughTheAggregator() {
+		this.webFluxRunner.withPropertyValues("spring.http.codecs.max-in-memory-size=1KB").run((context) -> {
+			// The aggregator fails on a Content-Length above the limit without reading the
+			// body; the stock join would read it and fail with the body's own error.
+			WebClient client = context.getBean(WebClient.Builder.class).clientConnector(oversizedResponse()).build();
+			Mono<String> body = client.get().uri("http://localhost/").retrieve().bodyToMono(String.class);
+			assertThat(failureOf(body)).isInstanceOf(DataBufferLimitException.class);
+		});
+	}
+
+	@Test
+	void webClientBuilderIsStockWhenFastpathIsDisabled() {
+		this.webFluxRunner.withPropertyValues("spring.http.codecs.max-in-memory-size=1KB", "fastpath.enabled=false")
+			.run((context) -> {
+				WebClient client = context.getBean(WebClient.Builder.class)
+					.clientConnector(oversizedResponse())
+					.build();
+				Mono<String> body = client.get().uri("http://localhost/").retrieve().bodyToMono(String.class);
+				assertThat(failureOf(body)).isInstanceOf(IllegalStateException.class).hasMessage("body was read");
+			});
+	}
+
+	private static Throwable failureOf(Mono<String> body) {
+		Throwable failure = body.then(Mono.<Throwable>empty()).onErrorResume(Mono::just).block();
+		assertThat(failure).isNotNull();
+		return NestedExceptionUtils.getMostSpecificCause(failure);
+	}
+
+	private static ClientHttpConnector oversizedResponse() {
+		return (method, uri, requestCallback) -> {
+			MockClientHttpResponse response = new MockClientHttpResponse(HttpStatus.OK);
+			response.getHeaders().setContentType(MediaType.TEXT_PLAIN);
+			response.getHeaders().setContentLength(2048);
+			response.setBody(Flux.error(new IllegalStateException("body was read")));
+			return Mono.just(response);
+		};
+	}
+
+	private static List<Decoder<?>> aggregatedDecoders(List<HttpMessageReader<?>> readers) {
+		return readers.stream()
+			.filter(AggregatingHttpMessageReader.class::isInstance)
+			.<Decoder<?>>map((reader) -> ((AggregatingHttpMessageReader<?>) reader).getDelegate().getDecoder())
+			.toList();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomAggregationConfiguration {
+
+		@Bean
+		WholeBodyAggregation customAggregation() {
+			return new WholeBodyAggregation();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomWiringConfiguration {
+
+		@Bean
+		static ServerCodecConfigurerDecoratingPostProcessor customPostProcessor(
+				org.springframework.beans.factory.ObjectProvider<io.fastpath.codec.HttpMessageReaderDecorator> decorators) {
+			return new ServerCodecConfigurerDecoratingPostProcessor(decorators);
+		}
+
+		@Bean
+		FastpathWebClientCustomizer customWebClientCustomizer(
+				org.springframework.beans.factory.ObjectProvider<io.fastpath.codec.HttpMessageReaderDecorator> decorators) {
+			return new FastpathWebClientCustomizer(decorators);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomJacksonDecoderConfiguration {
+
+		static final JacksonJsonDecoder decoder = new JacksonJsonDecoder(JsonMapper.builder().build());
+
+		@Bean
+		CodecCustomizer customJacksonDecoder() {
+			return (configurer) -> configurer.defaultCodecs().jacksonJsonDecoder(decoder);
+		}
+
+	}
+
+}

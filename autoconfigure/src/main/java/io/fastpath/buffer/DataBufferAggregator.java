@@ -15,8 +15,11 @@ import org.springframework.util.Assert;
  * <ul>
  * <li>A body of one buffer (the usual case) is emitted as it is: no list, no copy, no
  * composite buffer.</li>
- * <li>A body of several buffers is copied once into one contiguous buffer of the first
- * buffer's factory, sized from the expected length when the caller knows it.</li>
+ * <li>A body of several heap buffers is copied once into one contiguous buffer of their
+ * factory, sized from the expected length when the caller knows it (stock copies twice).
+ * A body of several Netty buffers is gathered into a composite buffer without copying,
+ * as stock does but without the intermediate list; one that trickles in as many small
+ * pieces is moved into one contiguous buffer instead.</li>
  * <li>The byte limit is checked as early as possible: an expected length above it fails
  * before the body is read, and the running count fails on the buffer that crosses it,
  * with the stock {@link DataBufferLimitException}.</li>

@@ -9,8 +9,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.reactivestreams.Subscription;
@@ -23,6 +26,7 @@ import reactor.test.publisher.TestPublisher;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBuffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -110,16 +114,47 @@ class DataBufferAggregatorTests {
 			.verifyComplete();
 	}
 
-	@ParameterizedTest
-	@MethodSource("factories")
-	void joinedBufferIsSizedFromExpectedLength(LeakTrackingDataBufferFactory factory) {
-		use(factory);
+	@Test
+	void heapBuffersAreCopiedOnceIntoABufferSizedFromExpectedLength() {
+		use(LeakTrackingDataBufferFactory.heap());
 		Flux<DataBuffer> body = Flux.just(buffer("a".repeat(10)), buffer("b".repeat(10)), buffer("c".repeat(980)));
 		StepVerifier.create(DataBufferAggregator.aggregate(body, 10_000, 1000))
 			.assertNext((joined) -> {
 				assertThat(joined.capacity()).isEqualTo(1000);
 				assertThat(joined.readableByteCount()).isEqualTo(1000);
+				try (DataBuffer.ByteBufferIterator readable = joined.readableByteBuffers()) {
+					assertThat(readable.next().remaining()).as("contiguous").isEqualTo(1000);
+				}
 				DataBufferUtils.release(joined);
+			})
+			.verifyComplete();
+	}
+
+	@Test
+	void nettyBuffersAreGatheredWithoutCopying() {
+		use(LeakTrackingDataBufferFactory.nettyPooled());
+		DataBuffer first = buffer("foo");
+		DataBuffer second = buffer("bar");
+		ByteBuf firstNative = ((NettyDataBuffer) first).getNativeBuffer();
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.just(first, second), 100, 6))
+			.assertNext((joined) -> {
+				ByteBuf joinedNative = ((NettyDataBuffer) joined).getNativeBuffer();
+				assertThat(joinedNative).isInstanceOf(CompositeByteBuf.class);
+				assertThat(((CompositeByteBuf) joinedNative).internalComponent(0)).isSameAs(firstNative);
+				assertThat(release(joined)).isEqualTo("foobar");
+			})
+			.verifyComplete();
+	}
+
+	@Test
+	void nettyBodyTricklingInIsMovedIntoOneBuffer() {
+		use(LeakTrackingDataBufferFactory.nettyPooled());
+		String body = "0123456789abcdefghijklmnopqrstuvwxyz";
+		Flux<DataBuffer> pieces = Flux.range(0, body.length()).map((i) -> buffer(body.substring(i, i + 1)));
+		StepVerifier.create(DataBufferAggregator.aggregate(pieces, 100, -1))
+			.assertNext((joined) -> {
+				assertThat(((NettyDataBuffer) joined).getNativeBuffer()).isNotInstanceOf(CompositeByteBuf.class);
+				assertThat(release(joined)).isEqualTo(body);
 			})
 			.verifyComplete();
 	}

@@ -1,0 +1,124 @@
+package io.fastpath.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the benchmarks, each with a {@code stock} and a {@code fastpath} method, in one JMH
+ * run with the GC profiler, and prints a markdown table of both side by side: throughput
+ * with its error, the Fastpath/stock ratio, and bytes allocated per operation.
+ * <p>Arguments are JMH's own (for example a benchmark regex, or {@code -f 2}); the
+ * defaults below keep a full run of every benchmark within a few minutes on two cores.
+ * The table is also written to the file named by {@code -Dreport=...}, if set.
+ */
+public final class BenchmarkSuite {
+
+	private BenchmarkSuite() {
+	}
+
+	public static void main(String[] args) throws RunnerException, IOException {
+		CommandLineOptions commandLine;
+		try {
+			commandLine = new CommandLineOptions(args);
+		}
+		catch (org.openjdk.jmh.runner.options.CommandLineOptionException ex) {
+			throw new IllegalArgumentException(ex.getMessage(), ex);
+		}
+		ChainedOptionsBuilder options = new OptionsBuilder().parent(commandLine)
+			.addProfiler("gc")
+			.shouldFailOnError(true);
+		if (commandLine.getIncludes().isEmpty()) {
+			options.include("io\\.fastpath\\.benchmarks\\..*");
+		}
+		if (commandLine.getForkCount().hasValue() == false) {
+			options.forks(1);
+		}
+		if (commandLine.getWarmupIterations().hasValue() == false) {
+			options.warmupIterations(4).warmupTime(TimeValue.seconds(1));
+		}
+		if (commandLine.getMeasurementIterations().hasValue() == false) {
+			options.measurementIterations(5).measurementTime(TimeValue.seconds(1));
+		}
+		Collection<RunResult> results = new Runner(options.build()).run();
+		String table = table(results);
+		System.out.println();
+		System.out.println(table);
+		String report = System.getProperty("report");
+		if (report != null) {
+			Path path = Path.of(report);
+			if (path.getParent() != null) {
+				Files.createDirectories(path.getParent());
+			}
+			Files.writeString(path, table);
+		}
+	}
+
+	static String table(Collection<RunResult> results) {
+		Map<String, Map<String, RunResult>> cases = new TreeMap<>();
+		for (RunResult result : results) {
+			String benchmark = result.getParams().getBenchmark();
+			int lastDot = benchmark.lastIndexOf('.');
+			String method = benchmark.substring(lastDot + 1);
+			String name = benchmark.substring(benchmark.lastIndexOf('.', lastDot - 1) + 1, lastDot);
+			cases.computeIfAbsent(name + " | " + params(result), (key) -> new LinkedHashMap<>()).put(method, result);
+		}
+		StringBuilder table = new StringBuilder();
+		table.append("| Benchmark | Params | Stock ops/s | Fastpath ops/s | Fastpath/stock | Stock B/op | Fastpath B/op |\n");
+		table.append("|---|---|---:|---:|---:|---:|---:|\n");
+		cases.forEach((key, methods) -> {
+			RunResult stock = methods.get("stock");
+			RunResult fastpath = methods.get("fastpath");
+			if (stock == null || fastpath == null) {
+				return;
+			}
+			double ratio = fastpath.getPrimaryResult().getScore() / stock.getPrimaryResult().getScore();
+			table.append("| ").append(key)
+				.append(" | ").append(throughput(stock))
+				.append(" | ").append(throughput(fastpath))
+				.append(" | ").append(String.format("%.2fx", ratio))
+				.append(" | ").append(allocation(stock))
+				.append(" | ").append(allocation(fastpath))
+				.append(" |\n");
+		});
+		return table.toString();
+	}
+
+	private static String params(RunResult result) {
+		StringBuilder params = new StringBuilder();
+		for (String key : result.getParams().getParamsKeys()) {
+			if (params.length() > 0) {
+				params.append(", ");
+			}
+			params.append(key).append('=').append(result.getParams().getParam(key));
+		}
+		return params.toString();
+	}
+
+	private static String throughput(RunResult result) {
+		Result<?> primary = result.getPrimaryResult();
+		return String.format("%,.0f ± %,.0f", primary.getScore(), primary.getScoreError());
+	}
+
+	private static String allocation(RunResult result) {
+		Result<?> norm = result.getSecondaryResults().get("gc.alloc.rate.norm");
+		if (norm == null) {
+			norm = result.getSecondaryResults().get("·gc.alloc.rate.norm");
+		}
+		return (norm != null) ? String.format("%,.0f", norm.getScore()) : "n/a";
+	}
+
+}

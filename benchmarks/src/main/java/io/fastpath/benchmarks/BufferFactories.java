@@ -1,0 +1,26 @@
+package io.fastpath.benchmarks;
+
+import io.netty.buffer.PooledByteBufAllocator;
+
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+
+/**
+ * The buffer factories bodies arrive from: heap buffers as on Servlet and Jetty adapters
+ * and in tests, Netty pooled direct buffers as on Reactor Netty.
+ */
+final class BufferFactories {
+
+	private BufferFactories() {
+	}
+
+	static DataBufferFactory named(String name) {
+		return switch (name) {
+			case "default" -> DefaultDataBufferFactory.sharedInstance;
+			case "netty" -> new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+			default -> throw new IllegalArgumentException("Unknown buffer factory " + name);
+		};
+	}
+
+}

@@ -1,0 +1,100 @@
+package io.fastpath.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+
+import io.fastpath.buffer.AggregatingHttpMessageReader;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import reactor.core.publisher.Flux;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.StringDecoder;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.PooledDataBuffer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.DecoderHttpMessageReader;
+
+/**
+ * A whole {@code String} body read from one buffer, as {@code @RequestBody String} and
+ * {@code bodyToMono(String.class)} do: the stock reader against Fastpath's.
+ */
+@State(Scope.Thread)
+public class WholeBodyDecodeBenchmark {
+
+	private static final ResolvableType STRING = ResolvableType.forClass(String.class);
+
+	private static final Map<String, Object> NO_HINTS = Collections.emptyMap();
+
+	@Param({ "default", "netty" })
+	public String factory;
+
+	@Param("4096")
+	public int bodySize;
+
+	private final DecoderHttpMessageReader<String> stockReader = new DecoderHttpMessageReader<>(
+			StringDecoder.textPlainOnly());
+
+	private final AggregatingHttpMessageReader<String> fastpathReader = new AggregatingHttpMessageReader<>(
+			new DecoderHttpMessageReader<>(StringDecoder.textPlainOnly()));
+
+	private final HttpHeaders headers = new HttpHeaders();
+
+	private DataBuffer body;
+
+	private final ValueSink<String> sink = new ValueSink<>();
+
+	@Setup
+	public void setUp() {
+		byte[] text = "a".repeat(this.bodySize).getBytes(StandardCharsets.UTF_8);
+		this.body = BufferFactories.named(this.factory).allocateBuffer(text.length).write(text);
+		this.headers.setContentType(MediaType.TEXT_PLAIN);
+		this.headers.setContentLength(text.length);
+	}
+
+	@TearDown
+	public void tearDown() {
+		DataBufferUtils.release(this.body);
+	}
+
+	@Benchmark
+	public int stock() {
+		this.stockReader.readMono(STRING, message(), NO_HINTS).subscribe(this.sink);
+		return this.sink.take().length();
+	}
+
+	@Benchmark
+	public int fastpath() {
+		this.fastpathReader.readMono(STRING, message(), NO_HINTS).subscribe(this.sink);
+		return this.sink.take().length();
+	}
+
+	private ReactiveHttpInputMessage message() {
+		if (this.body instanceof PooledDataBuffer pooled) {
+			pooled.retain();
+		}
+		Flux<DataBuffer> buffers = Flux.just(this.body);
+		return new ReactiveHttpInputMessage() {
+
+			@Override
+			public HttpHeaders getHeaders() {
+				return WholeBodyDecodeBenchmark.this.headers;
+			}
+
+			@Override
+			public Flux<DataBuffer> getBody() {
+				return buffers;
+			}
+
+		};
+	}
+
+}

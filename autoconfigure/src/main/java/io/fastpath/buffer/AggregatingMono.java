@@ -142,21 +142,41 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		 */
 		private void append(DataBuffer next) {
 			DataBuffer target = this.held;
-			// From here, what is not put back in held must be released here.
-			this.held = null;
-			boolean nextTaken = true;
+			boolean nextTaken = false;
 			try {
-				DataBuffer gathered = gather(target, next);
-				if (gathered != null) {
-					this.held = gathered;
+				if (NETTY_PRESENT && !this.joined) {
+					// The composite takes both over, also when it throws.
+					this.held = null;
+					nextTaken = true;
+					DataBuffer composite = NettyJoin.composite(target, next);
+					if (composite != null) {
+						this.held = composite;
+						this.joined = true;
+						this.components = 2;
+						return;
+					}
+					nextTaken = false;
+					this.held = target;
+				}
+				else if (this.components > 0 && this.components < MAX_COMPOSITE_COMPONENTS) {
+					// The composite takes next over, also when it throws.
+					nextTaken = true;
+					if (NettyJoin.add(target, next)) {
+						this.components++;
+						return;
+					}
+					nextTaken = false;
+				}
+				if (this.joined && this.components == 0) {
+					copy(next, target);
 					return;
 				}
-				nextTaken = false;
-				// Heap buffers, or a trickle of Netty pieces: one contiguous buffer of our own.
-				boolean ownContiguousBuffer = this.joined && this.components == 0;
-				this.components = 0;
-				this.held = ownContiguousBuffer ? target : copyIntoOwnBuffer(target);
+				// The first buffer is the sender's, or a trickle of Netty pieces was gathered:
+				// move the body into one contiguous buffer of our own, once.
+				this.held = null;
 				this.joined = true;
+				this.components = 0;
+				this.held = copyIntoOwnBuffer(target);
 				copy(next, this.held);
 			}
 			finally {
@@ -164,30 +184,6 @@ final class AggregatingMono extends Mono<DataBuffer> {
 					DataBufferUtils.release(next);
 				}
 			}
-		}
-
-		/**
-		 * Gather Netty buffers into a composite without copying. Returns the composite,
-		 * which took over next (and, for the first join, target), or {@code null} having
-		 * taken nothing. When it throws, it took over what it would have taken.
-		 */
-		private @Nullable DataBuffer gather(DataBuffer target, DataBuffer next) {
-			if (!NETTY_PRESENT) {
-				return null;
-			}
-			if (!this.joined) {
-				DataBuffer composite = NettyJoin.composite(target, next);
-				if (composite != null) {
-					this.joined = true;
-					this.components = 2;
-				}
-				return composite;
-			}
-			if (this.components > 0 && this.components < MAX_COMPOSITE_COMPONENTS && NettyJoin.add(target, next)) {
-				this.components++;
-				return target;
-			}
-			return null;
 		}
 
 		/** Copy into a new contiguous buffer of the same factory, releasing the original. */

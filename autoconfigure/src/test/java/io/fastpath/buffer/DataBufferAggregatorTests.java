@@ -131,6 +131,18 @@ class DataBufferAggregatorTests {
 	}
 
 	@Test
+	void allocationFailureWhileJoiningReleasesEveryBuffer() {
+		LeakTrackingDataBufferFactory.Heap heap = (LeakTrackingDataBufferFactory.Heap) use(
+				LeakTrackingDataBufferFactory.heap());
+		List<DataBuffer> body = List.of(buffer("foo"), buffer("bar"), buffer("baz"));
+		heap.failAllocations();
+		Flux<DataBuffer> source = Flux.fromIterable(body).doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+		StepVerifier.create(DataBufferAggregator.aggregate(source, 100, -1))
+			.expectErrorMessage("Simulated: no memory for 12 bytes")
+			.verify();
+	}
+
+	@Test
 	void nettyBuffersAreGatheredWithoutCopying() {
 		use(LeakTrackingDataBufferFactory.nettyPooled());
 		DataBuffer first = buffer("foo");

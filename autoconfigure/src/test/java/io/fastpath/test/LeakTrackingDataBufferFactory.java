@@ -81,6 +81,13 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 
 		private final List<CountedBuffer> handedOut = new CopyOnWriteArrayList<>();
 
+		private volatile boolean failAllocations;
+
+		/** Make every later allocation fail, as when memory runs out. */
+		public void failAllocations() {
+			this.failAllocations = true;
+		}
+
 		private CountedBuffer track(DataBuffer buffer) {
 			CountedBuffer counted = new CountedBuffer(buffer, this);
 			this.handedOut.add(counted);
@@ -95,6 +102,9 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 
 		@Override
 		public DataBuffer allocateBuffer(int initialCapacity) {
+			if (this.failAllocations) {
+				throw new IllegalStateException("Simulated: no memory for " + initialCapacity + " bytes");
+			}
 			return track(this.delegate.allocateBuffer(initialCapacity));
 		}
 

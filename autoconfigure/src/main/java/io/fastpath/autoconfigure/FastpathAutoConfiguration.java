@@ -2,17 +2,21 @@ package io.fastpath.autoconfigure;
 
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.json.JsonArrayDecoding;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.codec.CodecConfigurer;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -31,7 +35,13 @@ import org.springframework.web.reactive.function.client.WebClient;
 @EnableConfigurationProperties(FastpathProperties.class)
 public final class FastpathAutoConfiguration {
 
-	/** Order of the buffer feature among reader decorators: it wraps the stock readers first. */
+	/**
+	 * Order of the JSON feature among reader decorators: it replaces the stock Jackson
+	 * reader before the buffer feature wraps whole-body readers.
+	 */
+	public static final int JSON_ORDER = -10;
+
+	/** Order of the buffer feature among reader decorators. */
 	public static final int BUFFER_ORDER = 0;
 
 	@Configuration(proxyBeanMethods = false)
@@ -43,6 +53,22 @@ public final class FastpathAutoConfiguration {
 		@ConditionalOnMissingBean
 		WholeBodyAggregation fastpathWholeBodyAggregation() {
 			return new WholeBodyAggregation();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ JsonMapper.class, JacksonJsonDecoder.class })
+	@ConditionalOnBooleanProperty(name = "fastpath.json.enabled", matchIfMissing = true)
+	@ConditionalOnProperty(name = "spring.http.codecs.preferred-json-mapper", havingValue = "jackson",
+			matchIfMissing = true)
+	static class JsonConfiguration {
+
+		@Bean
+		@Order(JSON_ORDER)
+		@ConditionalOnMissingBean
+		JsonArrayDecoding fastpathJsonArrayDecoding() {
+			return new JsonArrayDecoding();
 		}
 
 	}

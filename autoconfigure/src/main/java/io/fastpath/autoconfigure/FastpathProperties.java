@@ -19,6 +19,8 @@ public class FastpathProperties {
 
 	private final Buffer buffer = new Buffer();
 
+	private final Json json = new Json();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -31,6 +33,10 @@ public class FastpathProperties {
 		return this.buffer;
 	}
 
+	public Json getJson() {
+		return this.json;
+	}
+
 	/**
 	 * Whole-body aggregation of data buffers.
 	 */
@@ -39,6 +45,28 @@ public class FastpathProperties {
 		/**
 		 * Whether whole bodies (@RequestBody, bodyToMono, toEntity) are joined with
 		 * Fastpath's aggregator, which passes a single buffer through without copying.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * JSON decoding.
+	 */
+	public static class Json {
+
+		/**
+		 * Whether JSON bodies read with Jackson 3 go through Fastpath's decoder: streamed
+		 * arrays (Flux) without per-element token buffers, whole values parsed in place with
+		 * cached readers. Backs off when another JSON library is preferred.
 		 */
 		private boolean enabled = true;
 

@@ -63,12 +63,13 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 	/**
 	 * Whether the given decoder's whole-body path is a plain join limited by its
 	 * {@code maxInMemorySize}: the {@code core.codec} data buffer decoders ({@code String},
-	 * {@code byte[]}, {@code ByteBuffer}, {@code DataBuffer}, ...) and the Jackson decoders.
+	 * {@code byte[]}, {@code ByteBuffer}, {@code DataBuffer}, ...), the Jackson decoders and
+	 * every {@link JoiningDecoder}.
 	 * @param decoder the decoder to check
 	 * @return whether {@link AggregatingHttpMessageReader} can decorate a reader of it
 	 */
 	public static boolean supports(Decoder<?> decoder) {
-		return decoder instanceof AbstractDataBufferDecoder<?>
+		return decoder instanceof AbstractDataBufferDecoder<?> || decoder instanceof JoiningDecoder<?>
 				|| (JACKSON_PRESENT && decoder instanceof AbstractJacksonDecoder<?>);
 	}
 
@@ -130,6 +131,9 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 	private int maxInMemorySize() {
 		if (this.decoder instanceof AbstractDataBufferDecoder<?> dataBufferDecoder) {
 			return dataBufferDecoder.getMaxInMemorySize();
+		}
+		if (this.decoder instanceof JoiningDecoder<?> joiningDecoder) {
+			return joiningDecoder.getMaxInMemorySize();
 		}
 		return ((AbstractJacksonDecoder<?>) this.decoder).getMaxInMemorySize();
 	}

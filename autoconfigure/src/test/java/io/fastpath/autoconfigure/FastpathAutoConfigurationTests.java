@@ -5,6 +5,8 @@ import java.util.List;
 import io.fastpath.buffer.AggregatingHttpMessageReader;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
+import io.fastpath.json.JsonArrayDecoder;
+import io.fastpath.json.JsonArrayDecoding;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -53,8 +55,9 @@ class FastpathAutoConfigurationTests {
 				WebFluxAutoConfiguration.class, WebClientAutoConfiguration.class));
 
 	@Test
-	void wholeBodyAggregationIsRegisteredByDefault() {
+	void everyFeatureIsRegisteredByDefault() {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(WholeBodyAggregation.class)
+			.hasSingleBean(JsonArrayDecoding.class)
 			.hasSingleBean(ServerCodecConfigurerDecoratingPostProcessor.class)
 			.hasSingleBean(FastpathWebClientCustomizer.class)
 			.hasSingleBean(FastpathProperties.class));
@@ -64,6 +67,7 @@ class FastpathAutoConfigurationTests {
 	void everythingBacksOffWhenFastpathIsDisabled() {
 		this.contextRunner.withPropertyValues("fastpath.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(WholeBodyAggregation.class)
+				.doesNotHaveBean(JsonArrayDecoding.class)
 				.doesNotHaveBean(ServerCodecConfigurerDecoratingPostProcessor.class)
 				.doesNotHaveBean(FastpathWebClientCustomizer.class));
 	}
@@ -106,15 +110,15 @@ class FastpathAutoConfigurationTests {
 	}
 
 	@Test
-	void serverCodecConfigurerHandsOutAggregatingReadersAroundBootsJacksonDecoder() {
+	void serverCodecConfigurerHandsOutFastpathReadersAroundBootsJacksonDecoder() {
 		this.webFluxRunner.run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
 			assertThat(configurer).isInstanceOf(DecoratingServerCodecConfigurer.class);
 			assertThat(aggregatedDecoders(configurer.getReaders()))
 				.hasAtLeastOneElementOfType(StringDecoder.class)
-				.filteredOn(JacksonJsonDecoder.class::isInstance)
+				.filteredOn(JsonArrayDecoder.class::isInstance)
 				.singleElement()
-				.satisfies((decoder) -> assertThat(((JacksonJsonDecoder) decoder).getMapper())
+				.satisfies((decoder) -> assertThat(((JsonArrayDecoder) decoder).getMapper())
 					.isSameAs(context.getBean(JsonMapper.class)));
 		});
 	}
@@ -123,10 +127,42 @@ class FastpathAutoConfigurationTests {
 	void jacksonDecoderConfiguredByTheApplicationIsKept() {
 		this.webFluxRunner.withUserConfiguration(CustomJacksonDecoderConfiguration.class).run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
-			assertThat(aggregatedDecoders(configurer.getReaders())).filteredOn(JacksonJsonDecoder.class::isInstance)
+			assertThat(aggregatedDecoders(configurer.getReaders())).filteredOn(JsonArrayDecoder.class::isInstance)
 				.singleElement()
-				.isSameAs(CustomJacksonDecoderConfiguration.decoder);
+				.satisfies((decoder) -> assertThat(((JsonArrayDecoder) decoder).getStockDecoder())
+					.isSameAs(CustomJacksonDecoderConfiguration.decoder));
 		});
+	}
+
+	@Test
+	void jsonFeatureBacksOffWhenSwitchedOffAndBufferFeatureKeepsWorking() {
+		this.webFluxRunner.withPropertyValues("fastpath.json.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(JsonArrayDecoding.class).hasSingleBean(WholeBodyAggregation.class);
+			assertThat(aggregatedDecoders(context.getBean(ServerCodecConfigurer.class).getReaders()))
+				.hasAtLeastOneElementOfType(JacksonJsonDecoder.class)
+				.noneMatch(JsonArrayDecoder.class::isInstance);
+		});
+	}
+
+	@Test
+	void jsonFeatureBacksOffWhenJackson2IsPreferred() {
+		this.webFluxRunner.withPropertyValues("spring.http.codecs.preferred-json-mapper=jackson2")
+			.run((context) -> assertThat(context).doesNotHaveBean(JsonArrayDecoding.class)
+				.hasSingleBean(WholeBodyAggregation.class));
+	}
+
+	@Test
+	void jsonFeatureBacksOffWhenTheApplicationDefinesItsOwn() {
+		this.contextRunner.withBean("customJsonArrayDecoding", JsonArrayDecoding.class, JsonArrayDecoding::new)
+			.run((context) -> assertThat(context).hasSingleBean(JsonArrayDecoding.class)
+				.hasBean("customJsonArrayDecoding"));
+	}
+
+	@Test
+	void jsonFeatureBacksOffWithoutJackson() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(JsonMapper.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(JsonArrayDecoding.class)
+				.hasSingleBean(WholeBodyAggregation.class));
 	}
 
 	@Test

@@ -104,7 +104,7 @@ class WholeBodyIntegrationTests {
 			.bodyToMono(FastpathTestApplication.Person.class)
 			.block();
 		assertThat(echoed).isEqualTo(person);
-		assertThat(this.recorder.reads()).containsExactly("server:JacksonJsonDecoder", "client:JacksonJsonDecoder");
+		assertThat(this.recorder.reads()).containsExactly("server:JsonArrayDecoder", "client:JsonArrayDecoder");
 	}
 
 	@Test

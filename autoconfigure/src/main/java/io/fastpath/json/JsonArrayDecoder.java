@@ -1,0 +1,396 @@
+package io.fastpath.json;
+
+import java.io.InputStream;
+import java.lang.reflect.Type;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentMap;
+
+import org.apache.commons.logging.Log;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.exc.InvalidDefinitionException;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.fastpath.buffer.DataBufferAggregator;
+import io.fastpath.buffer.JoiningDecoder;
+
+import org.springframework.core.GenericTypeResolver;
+import org.springframework.core.MethodParameter;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.CodecException;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.codec.Hints;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.PooledDataBuffer;
+import org.springframework.core.log.LogFormatUtils;
+import org.springframework.http.HttpLogging;
+import org.springframework.http.codec.HttpMessageDecoder;
+import org.springframework.http.codec.JacksonCodecSupport;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.util.Assert;
+import org.springframework.util.ConcurrentReferenceHashMap;
+import org.springframework.util.MimeType;
+
+/**
+ * Decodes JSON with Jackson Databind like Spring's {@link JacksonJsonDecoder}, which it
+ * decorates (same mapper, registrations, MIME types, limit and hints), but faster:
+ * <ul>
+ * <li>{@code Flux<T>} over a top-level array (or newline-delimited JSON) finds element
+ * boundaries in the raw bytes ({@link JsonElementSplitter}) and reads all elements that a
+ * chunk completes with one parser, instead of copying every token of every element into
+ * a {@code TokenBuffer} and reading each back. {@code Long}, {@code Integer},
+ * {@code Boolean}, {@code String} and {@code Double} elements are taken from the token
+ * directly when it is the canonical one for the type.</li>
+ * <li>Whole values ({@code Mono}, including {@code List<T>}, {@code Set<T>}, {@code T[]}
+ * and primitive arrays) are parsed in place from a heap buffer, with
+ * {@code ObjectReader}s cached per type and view, after joining the body with
+ * {@link DataBufferAggregator}.</li>
+ * </ul>
+ * Anything it does not handle better falls through to the stock decoder: a {@code Flux}
+ * of arrays or collections (the stock decoder reads each top-level value whole), charsets
+ * other than UTF-8, and mappers whose read features change the JSON syntax (comments,
+ * single quotes, trailing commas, ...).
+ * <p>Errors are the stock ones: {@code DecodingException} for malformed JSON and wrong
+ * types, {@code DataBufferLimitException} over the limit ({@code maxInMemorySize} applies
+ * to the whole body for a {@code Mono}, to one element for a {@code Flux}, as stock).
+ *
+ * @author Fastpath
+ */
+public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDecoder<Object> {
+
+	/** Same key as {@code JacksonCodecSupport}'s actual type hint (package-private there). */
+	private static final String ACTUAL_TYPE_HINT = JacksonCodecSupport.class.getName() + ".actualType";
+
+	/** Read features under which the JSON between elements is not plain JSON. */
+	private static final JsonReadFeature[] SYNTAX_FEATURES = { JsonReadFeature.ALLOW_JAVA_COMMENTS,
+			JsonReadFeature.ALLOW_YAML_COMMENTS, JsonReadFeature.ALLOW_SINGLE_QUOTES,
+			JsonReadFeature.ALLOW_UNQUOTED_PROPERTY_NAMES, JsonReadFeature.ALLOW_TRAILING_COMMA,
+			JsonReadFeature.ALLOW_MISSING_VALUES, JsonReadFeature.ALLOW_RS_CONTROL_CHAR };
+
+	private final Log logger = HttpLogging.forLogName(getClass());
+
+	private final JacksonJsonDecoder stock;
+
+	private final ConcurrentMap<ReaderKey, ObjectReader> readers = new ConcurrentReferenceHashMap<>();
+
+	/**
+	 * Create a decoder for the given mapper, with the stock JSON MIME types.
+	 * @param mapper the mapper to read values with
+	 */
+	public JsonArrayDecoder(JsonMapper mapper) {
+		this(new JacksonJsonDecoder(mapper));
+	}
+
+	private JsonArrayDecoder(JacksonJsonDecoder stock) {
+		this.stock = stock;
+	}
+
+	/**
+	 * Create a decoder that decorates the given stock decoder: it reads with the stock
+	 * decoder's mapper (and per-type registrations), MIME types and limit, which it shares,
+	 * and falls back to it.
+	 * @param stock the stock decoder, configured
+	 * @return the decoder
+	 */
+	public static JsonArrayDecoder from(JacksonJsonDecoder stock) {
+		Assert.notNull(stock, "'stock' must not be null");
+		return new JsonArrayDecoder(stock);
+	}
+
+	/**
+	 * Return the stock decoder this one decorates and falls back to.
+	 * @return the stock decoder
+	 */
+	public JacksonJsonDecoder getStockDecoder() {
+		return this.stock;
+	}
+
+	/**
+	 * Return the default mapper.
+	 * @return the mapper
+	 */
+	public JsonMapper getMapper() {
+		return this.stock.getMapper();
+	}
+
+	/**
+	 * Set the limit on buffered bytes: for a whole body, or for one element of a stream.
+	 * @param byteCount the limit, or -1 for none
+	 * @see JacksonJsonDecoder#setMaxInMemorySize(int)
+	 */
+	public void setMaxInMemorySize(int byteCount) {
+		this.stock.setMaxInMemorySize(byteCount);
+	}
+
+	@Override
+	public int getMaxInMemorySize() {
+		return this.stock.getMaxInMemorySize();
+	}
+
+	@Override
+	public boolean canDecode(ResolvableType elementType, @Nullable MimeType mimeType) {
+		return this.stock.canDecode(elementType, mimeType);
+	}
+
+	@Override
+	public List<MimeType> getDecodableMimeTypes() {
+		return this.stock.getDecodableMimeTypes();
+	}
+
+	@Override
+	public List<MimeType> getDecodableMimeTypes(ResolvableType targetType) {
+		return this.stock.getDecodableMimeTypes(targetType);
+	}
+
+	@Override
+	public Map<String, Object> getDecodeHints(ResolvableType actualType, ResolvableType elementType,
+			ServerHttpRequest request, ServerHttpResponse response) {
+		return this.stock.getDecodeHints(actualType, elementType, request, response);
+	}
+
+	@Override
+	public Flux<Object> decode(Publisher<DataBuffer> input, ResolvableType elementType, @Nullable MimeType mimeType,
+			@Nullable Map<String, Object> hints) {
+		JsonMapper mapper = selectMapper(elementType, mimeType);
+		if (mapper == null || !splitsElements(mapper, elementType, mimeType)) {
+			return this.stock.decode(input, elementType, mimeType, hints);
+		}
+		return Flux.deferContextual((contextView) -> {
+			Map<String, Object> hintsToUse = withContext(hints, contextView);
+			ObjectReader reader = reader(mapper, elementType, hintsToUse, true);
+			ElementReader elements = new ElementReader(reader, ScalarKind.of(mapper, elementType), hintsToUse);
+			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
+			return Flux.from(input)
+				.concatMapIterable((chunk) -> elements.read((regions) -> splitter.feed(chunk, regions)))
+				.concatWith(Flux.defer(() -> Flux.fromIterable(elements.read(splitter::end))))
+				.doOnDiscard(PooledDataBuffer.class, DataBufferUtils::release);
+		});
+	}
+
+	@Override
+	public Mono<Object> decodeToMono(Publisher<DataBuffer> input, ResolvableType elementType,
+			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		return Mono.deferContextual((contextView) -> {
+			Map<String, Object> hintsToUse = withContext(hints, contextView);
+			return DataBufferAggregator.aggregate(input, getMaxInMemorySize(), DataBufferAggregator.UNKNOWN_LENGTH)
+				.flatMap((buffer) -> Mono.justOrEmpty(decode(buffer, elementType, mimeType, hintsToUse)));
+		});
+	}
+
+	@Override
+	public @Nullable Object decode(DataBuffer buffer, ResolvableType targetType, @Nullable MimeType mimeType,
+			@Nullable Map<String, Object> hints) throws DecodingException {
+		try {
+			JsonMapper mapper = selectMapper(targetType, mimeType);
+			if (mapper == null) {
+				throw new IllegalStateException("No ObjectMapper for " + targetType);
+			}
+			ObjectReader reader = reader(mapper, targetType, hints, false);
+			Object value = readWhole(reader, buffer);
+			logValue(value, hints);
+			return value;
+		}
+		catch (JacksonException ex) {
+			throw processException(ex);
+		}
+		finally {
+			DataBufferUtils.release(buffer);
+		}
+	}
+
+	/** Parse in place when the bytes are one heap array; else stream them, as stock does. */
+	private static Object readWhole(ObjectReader reader, DataBuffer buffer) {
+		HeapBytes heap = HeapBytes.of(buffer);
+		if (heap != null) {
+			return reader.readValue(heap.array(), heap.offset(), heap.length());
+		}
+		try (InputStream stream = buffer.asInputStream()) {
+			return reader.readValue(stream);
+		}
+		catch (java.io.IOException ex) {
+			throw new DecodingException("I/O error while parsing input stream", ex);
+		}
+	}
+
+	/**
+	 * Whether a {@code Flux} of the given type is read by splitting elements: as the stock
+	 * decoder, every element type but arrays and collections (which stock reads whole),
+	 * with UTF-8 input (stock re-encodes other charsets) and plain JSON syntax.
+	 */
+	private static boolean splitsElements(JsonMapper mapper, ResolvableType elementType,
+			@Nullable MimeType mimeType) {
+		if (elementType.isArray() || Collection.class.isAssignableFrom(elementType.resolve(Object.class))) {
+			return false;
+		}
+		Charset charset = (mimeType != null) ? mimeType.getCharset() : null;
+		if (charset != null && !StandardCharsets.UTF_8.equals(charset) && !StandardCharsets.US_ASCII.equals(charset)) {
+			return false;
+		}
+		for (JsonReadFeature feature : SYNTAX_FEATURES) {
+			if (mapper.isEnabled(feature)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** The stock decoder's mapper selection, through its public registrations. */
+	private @Nullable JsonMapper selectMapper(ResolvableType targetType, @Nullable MimeType mimeType) {
+		if (mimeType == null) {
+			return this.stock.getMapper();
+		}
+		Map<MimeType, JsonMapper> registrations = this.stock.getMappersForType(targetType.toClass());
+		if (registrations == null || registrations.isEmpty()) {
+			return this.stock.getMapper();
+		}
+		for (Map.Entry<MimeType, JsonMapper> registration : registrations.entrySet()) {
+			if (registration.getKey().includes(mimeType)) {
+				return registration.getValue();
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * The reader the stock decoder would create for the type and hints, cached. Stream
+	 * readers do not check for trailing tokens: they read one element of many.
+	 */
+	private ObjectReader reader(JsonMapper mapper, ResolvableType type, @Nullable Map<String, Object> hints,
+			boolean stream) {
+		Class<?> contextClass = contextClass(type);
+		if (contextClass == null && hints != null) {
+			contextClass = contextClass((ResolvableType) hints.get(ACTUAL_TYPE_HINT));
+		}
+		Class<?> view = (hints != null) ? (Class<?>) hints.get(JacksonCodecSupport.JSON_VIEW_HINT) : null;
+		ReaderKey key = new ReaderKey(mapper, type.getType(), contextClass, view, stream);
+		ObjectReader reader = this.readers.get(key);
+		if (reader == null) {
+			reader = createReader(key);
+			this.readers.putIfAbsent(key, reader);
+		}
+		return reader;
+	}
+
+	private static ObjectReader createReader(ReaderKey key) {
+		JavaType javaType = key.mapper().constructType(GenericTypeResolver.resolveType(key.type(), key.contextClass()));
+		ObjectReader reader = (key.view() != null) ? key.mapper().readerWithView(key.view()).forType(javaType)
+				: key.mapper().readerFor(javaType);
+		return key.stream() ? reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS) : reader;
+	}
+
+	private static @Nullable Class<?> contextClass(@Nullable ResolvableType type) {
+		return (type != null && type.getSource() instanceof MethodParameter parameter) ? parameter.getContainingClass()
+				: null;
+	}
+
+	private static @Nullable Map<String, Object> withContext(@Nullable Map<String, Object> hints,
+			ContextView contextView) {
+		return contextView.isEmpty() ? hints : Hints.merge(hints, ContextView.class.getName(), contextView);
+	}
+
+	private void logValue(@Nullable Object value, @Nullable Map<String, Object> hints) {
+		if (!Hints.isLoggingSuppressed(hints)) {
+			LogFormatUtils.traceDebug(this.logger, (traceOn) -> {
+				String formatted = LogFormatUtils.formatValue(value, !traceOn);
+				return Hints.getLogPrefix(hints) + "Decoded [" + formatted + "]";
+			});
+		}
+	}
+
+	/** The stock decoder's exception mapping. */
+	static CodecException processException(JacksonException ex) {
+		if (ex instanceof InvalidDefinitionException definition) {
+			return new CodecException("Type definition error: " + definition.getType(), ex);
+		}
+		if (ex instanceof tools.jackson.core.exc.JacksonIOException) {
+			return new DecodingException("I/O error while parsing input stream", ex);
+		}
+		return new DecodingException("JSON decoding error: " + ex.getOriginalMessage(), ex);
+	}
+
+	private record ReaderKey(JsonMapper mapper, Type type, @Nullable Class<?> contextClass, @Nullable Class<?> view,
+			boolean stream) {
+	}
+
+	/**
+	 * Reads the elements of the regions a splitter hands over, one parser per region.
+	 */
+	private final class ElementReader {
+
+		private final ObjectReader reader;
+
+		private final ScalarKind scalarKind;
+
+		private final @Nullable Map<String, Object> hints;
+
+		ElementReader(ObjectReader reader, ScalarKind scalarKind, @Nullable Map<String, Object> hints) {
+			this.reader = reader;
+			this.scalarKind = scalarKind;
+			this.hints = hints;
+		}
+
+		/** Run a splitter step and return the elements it completed. */
+		List<Object> read(java.util.function.Consumer<JsonElementSplitter.Regions> step) {
+			List<Object> values = new ArrayList<>();
+			JsonElementSplitter.Regions regions = new JsonElementSplitter.Regions() {
+
+				@Override
+				public void arrayValues(byte[] bytes, int offset, int length) {
+					readValues(bytes, offset, length, true, values);
+				}
+
+				@Override
+				public void rootValues(byte[] bytes, int offset, int length) {
+					readValues(bytes, offset, length, false, values);
+				}
+
+			};
+			try {
+				step.accept(regions);
+			}
+			catch (JacksonException ex) {
+				throw processException(ex);
+			}
+			return values;
+		}
+
+		private void readValues(byte[] bytes, int offset, int length, boolean wrapped, List<Object> values) {
+			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
+				if (wrapped) {
+					parser.nextToken();
+				}
+				JsonToken token;
+				while ((token = parser.nextToken()) != null && token != JsonToken.END_ARRAY) {
+					Object value = this.scalarKind.read(parser, token);
+					if (value == ScalarKind.NOT_CANONICAL) {
+						value = this.reader.readValue(parser);
+					}
+					logValue(value, this.hints);
+					if (value != null) {
+						values.add(value);
+					}
+				}
+			}
+		}
+
+	}
+
+}

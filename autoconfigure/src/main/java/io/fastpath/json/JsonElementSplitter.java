@@ -1,0 +1,369 @@
+package io.fastpath.json;
+
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+
+/**
+ * Splits a JSON stream arriving in chunks into complete elements, as Spring's stock
+ * tokenizer does for a {@code Flux}: the values of a top-level array, and top-level
+ * values that are not arrays (a single object, newline-delimited JSON). Instead of copying
+ * every token of every element into a {@code TokenBuffer}, it only finds where elements
+ * end (strings, escapes and nesting aware) and hands the bytes of all elements completed
+ * by a chunk to a {@link Regions} handler at once, so that one parser reads them.
+ * <p>Bytes are kept in one growing array: an element cut by a chunk boundary is carried to
+ * the next chunk, and elements completed in the same chunk are handed over as
+ * {@code [e1, e2, ...]} (the splitter writes the brackets over bytes it no longer needs),
+ * so a plain blocking parser reads them without another copy. Jackson checks the content
+ * of each element; this class checks what lies between them, where Jackson cannot see.
+ * <p>Not thread-safe: one instance per decoded stream, fed serially.
+ *
+ * @author Fastpath
+ */
+final class JsonElementSplitter {
+
+	/** Receives the bytes of complete elements. */
+	interface Regions {
+
+		/**
+		 * Called with {@code [e1, e2, ...]}: the values of a top-level array.
+		 * @param bytes the bytes
+		 * @param offset where the opening bracket is
+		 * @param length the length up to and including the closing bracket
+		 */
+		void arrayValues(byte[] bytes, int offset, int length);
+
+		/**
+		 * Called with top-level values separated by whitespace.
+		 * @param bytes the bytes
+		 * @param offset where the first value starts
+		 * @param length the length up to the end of the last value
+		 */
+		void rootValues(byte[] bytes, int offset, int length);
+
+	}
+
+	/** Room kept in front of the carried bytes for the opening bracket. */
+	private static final int HEADROOM = 1;
+
+	private final int maxInMemorySize;
+
+	private byte[] bytes = new byte[1024];
+
+	/** End of the valid bytes in {@link #bytes}. */
+	private int size = HEADROOM;
+
+	/** Stream offset of {@code bytes[HEADROOM]}, for error messages. */
+	private long discarded;
+
+	/** Whether we are inside a top-level array, whose values are the elements. */
+	private boolean inArray;
+
+	/** Inside a top-level array: what may come next outside an element. */
+	private ArrayState arrayState = ArrayState.AFTER_OPEN;
+
+	private int elementStart = -1;
+
+	private ElementKind elementKind = ElementKind.STRUCTURE;
+
+	private int depth;
+
+	private boolean inString;
+
+	private boolean escaped;
+
+	/** Completed elements not handed over yet: where the first starts, where the last ends. */
+	private int regionStart = -1;
+
+	private int regionEnd;
+
+	private boolean regionInArray;
+
+	/** Bytes of chunks in which no element completed, as the stock tokenizer counts them. */
+	private long incompleteByteCount;
+
+	private boolean completedInChunk;
+
+	JsonElementSplitter(int maxInMemorySize) {
+		this.maxInMemorySize = maxInMemorySize;
+	}
+
+	/**
+	 * Take a chunk, and hand over the elements it completes. The chunk is released.
+	 * @param chunk the next bytes of the stream
+	 * @param regions receives the bytes of complete elements
+	 * @throws DecodingException if the bytes between elements are not valid JSON
+	 * @throws DataBufferLimitException if an element grows beyond the limit
+	 */
+	void feed(DataBuffer chunk, Regions regions) {
+		int length;
+		try {
+			length = chunk.readableByteCount();
+			ensureCapacity(length);
+			chunk.read(this.bytes, this.size, length);
+		}
+		finally {
+			DataBufferUtils.release(chunk);
+		}
+		int from = this.size;
+		this.size += length;
+		this.completedInChunk = false;
+		scan(from, regions);
+		flush(regions);
+		checkLimit(length);
+		compact();
+	}
+
+	/**
+	 * Signal the end of the stream, and hand over the last element if it was a scalar
+	 * that only the end delimits.
+	 * @param regions receives the bytes of complete elements
+	 * @throws DecodingException if the stream ends inside a value or an array
+	 */
+	void end(Regions regions) {
+		if (this.elementStart >= 0) {
+			if (this.elementKind != ElementKind.SCALAR) {
+				throw error("Unexpected end-of-input within a value", this.size);
+			}
+			complete(this.size);
+		}
+		if (this.inArray) {
+			throw error("Unexpected end-of-input: expected close marker for Array", this.size);
+		}
+		flush(regions);
+	}
+
+	private void scan(int from, Regions regions) {
+		byte[] bytes = this.bytes;
+		int end = this.size;
+		int i = from;
+		while (i < end) {
+			byte b = bytes[i];
+			if (this.elementStart >= 0) {
+				if (this.elementKind == ElementKind.SCALAR) {
+					if (isScalarDelimiter(b)) {
+						complete(i);
+						// The delimiter is looked at again, as a separator.
+						continue;
+					}
+				}
+				else if (this.inString) {
+					if (this.escaped) {
+						this.escaped = false;
+					}
+					else if (b == '\\') {
+						this.escaped = true;
+					}
+					else if (b == '"') {
+						this.inString = false;
+						if (this.elementKind == ElementKind.STRING) {
+							complete(i + 1);
+						}
+					}
+				}
+				else if (b == '"') {
+					this.inString = true;
+				}
+				else if (b == '{' || b == '[') {
+					this.depth++;
+				}
+				else if (b == '}' || b == ']') {
+					if (--this.depth == 0) {
+						complete(i + 1);
+					}
+				}
+				i++;
+				continue;
+			}
+			if (!isWhitespace(b)) {
+				separatorOrStart(b, i, regions);
+			}
+			i++;
+		}
+	}
+
+	/** Handle a byte outside any element: a separator, or the first byte of an element. */
+	private void separatorOrStart(byte b, int i, Regions regions) {
+		if (!this.inArray) {
+			if (b == '[') {
+				// Values before the array are handed over before the array's.
+				flush(regions);
+				this.inArray = true;
+				this.arrayState = ArrayState.AFTER_OPEN;
+			}
+			else if (b == ']' || b == '}' || b == ',' || b == ':') {
+				throw error("Unexpected character ('" + (char) b + "')", i);
+			}
+			else {
+				start(b, i);
+			}
+			return;
+		}
+		if (b == ',') {
+			if (this.arrayState != ArrayState.AFTER_VALUE) {
+				throw error("Unexpected character (','): expected a value", i);
+			}
+			this.arrayState = ArrayState.AFTER_COMMA;
+		}
+		else if (b == ']') {
+			if (this.arrayState == ArrayState.AFTER_COMMA) {
+				throw error("Unexpected character (']'): expected a value", i);
+			}
+			this.inArray = false;
+			// The array's values are handed over before any value after it.
+			flush(regions);
+		}
+		else if (this.arrayState == ArrayState.AFTER_VALUE) {
+			throw error("Unexpected character ('" + (char) b + "'): was expecting comma to separate Array entries", i);
+		}
+		else {
+			start(b, i);
+		}
+	}
+
+	private void start(byte b, int i) {
+		this.elementStart = i;
+		this.escaped = false;
+		if (b == '{' || b == '[') {
+			this.elementKind = ElementKind.STRUCTURE;
+			this.depth = 1;
+			this.inString = false;
+		}
+		else if (b == '"') {
+			this.elementKind = ElementKind.STRING;
+			this.depth = 0;
+			this.inString = true;
+		}
+		else {
+			this.elementKind = ElementKind.SCALAR;
+			this.depth = 0;
+			this.inString = false;
+		}
+	}
+
+	private void complete(int end) {
+		if (this.regionStart < 0) {
+			this.regionStart = this.elementStart;
+			this.regionInArray = this.inArray;
+		}
+		this.regionEnd = end;
+		this.elementStart = -1;
+		this.completedInChunk = true;
+		if (this.inArray) {
+			this.arrayState = ArrayState.AFTER_VALUE;
+		}
+	}
+
+	/** Hand over the completed elements, if any. */
+	private void flush(Regions regions) {
+		int start = this.regionStart;
+		if (start < 0) {
+			return;
+		}
+		int end = this.regionEnd;
+		this.regionStart = -1;
+		if (!this.regionInArray) {
+			regions.rootValues(this.bytes, start, end - start);
+			return;
+		}
+		// Bytes before the first element are separators already checked: one can hold '['.
+		// The byte after the last element may still be needed, so it is put back.
+		byte after = this.bytes[end];
+		this.bytes[start - 1] = '[';
+		this.bytes[end] = ']';
+		try {
+			regions.arrayValues(this.bytes, start - 1, end - start + 2);
+		}
+		finally {
+			this.bytes[end] = after;
+		}
+	}
+
+	/**
+	 * Fail like the stock tokenizer: on the bytes of chunks in which no element completed,
+	 * counted since the last chunk that completed one.
+	 */
+	private void checkLimit(int chunkLength) {
+		if (this.maxInMemorySize < 0) {
+			return;
+		}
+		if (this.completedInChunk) {
+			this.incompleteByteCount = 0;
+			return;
+		}
+		this.incompleteByteCount += chunkLength;
+		if (this.incompleteByteCount > this.maxInMemorySize) {
+			throw new DataBufferLimitException(
+					"Exceeded limit on max bytes per JSON object: " + this.maxInMemorySize);
+		}
+	}
+
+	/** Keep only the bytes of the element in progress, at the front. */
+	private void compact() {
+		int keepFrom = (this.elementStart >= 0) ? this.elementStart : this.size;
+		int kept = this.size - keepFrom;
+		if (keepFrom > HEADROOM) {
+			System.arraycopy(this.bytes, keepFrom, this.bytes, HEADROOM, kept);
+			this.discarded += keepFrom - HEADROOM;
+			if (this.elementStart >= 0) {
+				this.elementStart = HEADROOM;
+			}
+			this.size = HEADROOM + kept;
+		}
+	}
+
+	private void ensureCapacity(int length) {
+		// One spare byte after the data, for the closing bracket.
+		long needed = (long) this.size + length + 1;
+		if (needed > this.bytes.length) {
+			if (needed > Integer.MAX_VALUE - 8) {
+				throw new DataBufferLimitException("JSON element too large to buffer");
+			}
+			byte[] grown = new byte[(int) Math.max(needed, Math.min((long) this.bytes.length * 2, Integer.MAX_VALUE - 8))];
+			System.arraycopy(this.bytes, 0, grown, 0, this.size);
+			this.bytes = grown;
+		}
+	}
+
+	private DecodingException error(String message, int index) {
+		long offset = this.discarded + index - HEADROOM;
+		return new DecodingException("JSON decoding error: " + message + " at byte offset " + offset);
+	}
+
+	private static boolean isWhitespace(byte b) {
+		return b == ' ' || b == '\n' || b == '\r' || b == '\t';
+	}
+
+	/** Bytes that end a number or literal; anything else is part of it (Jackson judges it). */
+	private static boolean isScalarDelimiter(byte b) {
+		return isWhitespace(b) || b == ',' || b == ']' || b == '}' || b == '[' || b == '{' || b == '"' || b == ':';
+	}
+
+	private enum ArrayState {
+
+		/** After '[': a value or ']'. */
+		AFTER_OPEN,
+
+		/** After ',': a value. */
+		AFTER_COMMA,
+
+		/** After a value: ',' or ']'. */
+		AFTER_VALUE
+
+	}
+
+	private enum ElementKind {
+
+		/** An object or array: ends where its depth returns to zero. */
+		STRUCTURE,
+
+		/** A string: ends at its closing quote. */
+		STRING,
+
+		/** A number or literal: ends at the next delimiter, or at the end of the stream. */
+		SCALAR
+
+	}
+
+}

@@ -1,0 +1,127 @@
+package io.fastpath.json;
+
+import java.util.Map;
+
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.ResolvableType;
+
+/**
+ * Element types whose values can be taken straight from the current token, without
+ * Databind, when the token is the canonical one for the type (an integer that fits for
+ * {@code Long}, {@code true}/{@code false} for {@code Boolean}, ...). Any other token
+ * ({@code null}, a string to coerce, an out-of-range number, ...) is
+ * {@link #NOT_CANONICAL} and goes to Databind, which decides as it always does.
+ * <p>Only used when the mapper deserializes the type with Jackson's own deserializer: an
+ * application that registered its own gets it called for every element.
+ *
+ * @author Fastpath
+ */
+enum ScalarKind {
+
+	LONG(Long.class) {
+		@Override
+		Object read(JsonParser parser, JsonToken token) {
+			if (token == JsonToken.VALUE_NUMBER_INT) {
+				JsonParser.NumberType type = parser.getNumberType();
+				if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+					return parser.getLongValue();
+				}
+			}
+			return NOT_CANONICAL;
+		}
+	},
+
+	INTEGER(Integer.class) {
+		@Override
+		Object read(JsonParser parser, JsonToken token) {
+			if (token == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
+				return parser.getIntValue();
+			}
+			return NOT_CANONICAL;
+		}
+	},
+
+	DOUBLE(Double.class) {
+		@Override
+		Object read(JsonParser parser, JsonToken token) {
+			return (token == JsonToken.VALUE_NUMBER_FLOAT) ? parser.getDoubleValue() : NOT_CANONICAL;
+		}
+	},
+
+	BOOLEAN(Boolean.class) {
+		@Override
+		Object read(JsonParser parser, JsonToken token) {
+			if (token == JsonToken.VALUE_TRUE) {
+				return Boolean.TRUE;
+			}
+			return (token == JsonToken.VALUE_FALSE) ? Boolean.FALSE : NOT_CANONICAL;
+		}
+	},
+
+	STRING(String.class) {
+		@Override
+		Object read(JsonParser parser, JsonToken token) {
+			return (token == JsonToken.VALUE_STRING) ? parser.getString() : NOT_CANONICAL;
+		}
+	},
+
+	/** Everything else: always read by Databind. */
+	OTHER(Object.class) {
+		@Override
+		Object read(JsonParser parser, JsonToken token) {
+			return NOT_CANONICAL;
+		}
+	};
+
+	/** Marker for a token that Databind must read. */
+	static final Object NOT_CANONICAL = new Object();
+
+	private static final JsonMapper STANDARD = JsonMapper.builder().build();
+
+	private static final Map<Class<?>, ScalarKind> BY_TYPE = Map.of(Long.class, LONG, Integer.class, INTEGER,
+			Double.class, DOUBLE, Boolean.class, BOOLEAN, String.class, STRING);
+
+	private final Class<?> type;
+
+	ScalarKind(Class<?> type) {
+		this.type = type;
+	}
+
+	/**
+	 * Read the value of the current token, or return {@link #NOT_CANONICAL}.
+	 * @param parser the parser, on the token
+	 * @param token the current token
+	 * @return the value or {@link #NOT_CANONICAL}
+	 */
+	abstract Object read(JsonParser parser, JsonToken token);
+
+	/**
+	 * The kind for an element type read with the given mapper.
+	 * @param mapper the mapper
+	 * @param elementType the element type
+	 * @return the kind, {@link #OTHER} unless the mapper reads the type as Jackson does
+	 */
+	static ScalarKind of(JsonMapper mapper, ResolvableType elementType) {
+		ScalarKind kind = BY_TYPE.get(elementType.resolve(Object.class));
+		if (kind == null || !readsAsJacksonDoes(mapper, kind.type)) {
+			return OTHER;
+		}
+		return kind;
+	}
+
+	private static boolean readsAsJacksonDoes(JsonMapper mapper, Class<?> type) {
+		return deserializerClass(mapper, type) == deserializerClass(STANDARD, type);
+	}
+
+	private static Class<?> deserializerClass(JsonMapper mapper, Class<?> type) {
+		DeserializationContext context = mapper._deserializationContext();
+		ValueDeserializer<Object> deserializer = context.findRootValueDeserializer(mapper.constructType(type));
+		return deserializer.getClass();
+	}
+
+}

@@ -1,0 +1,9 @@
+/**
+ * Fast JSON decoding with Jackson Databind: {@link io.fastpath.json.JsonArrayDecoder}
+ * and the decorator that puts it in place of the stock Jackson JSON reader. Free of
+ * Spring Boot, so plain Spring WebFlux applications can use it.
+ */
+@NullMarked
+package io.fastpath.json;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,6 +1,9 @@
 package io.fastpath.integration;
 
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonView;
+import reactor.core.publisher.Flux;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -39,6 +42,21 @@ public class FastpathTestApplication {
 		@PostMapping("/echo/person")
 		Person person(@RequestBody Person person) {
 			return person;
+		}
+
+		@PostMapping("/json/people")
+		List<Person> people(@RequestBody List<Person> people) {
+			return people;
+		}
+
+		@PostMapping(path = "/json/people/stream", produces = "application/x-ndjson")
+		Flux<Person> peopleStream(@RequestBody Flux<Person> people) {
+			return people;
+		}
+
+		@PostMapping("/json/longs")
+		long[] longs(@RequestBody long[] values) {
+			return values;
 		}
 
 		@PostMapping("/echo/summary")

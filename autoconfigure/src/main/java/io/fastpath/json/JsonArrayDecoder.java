@@ -1,5 +1,6 @@
 package io.fastpath.json;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.nio.charset.Charset;
@@ -89,7 +90,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 	private final JacksonJsonDecoder stock;
 
-	private final ConcurrentMap<ReaderKey, ObjectReader> readers = new ConcurrentReferenceHashMap<>();
+	private final ConcurrentMap<ReaderKey, ReadPlan> plans = new ConcurrentReferenceHashMap<>();
 
 	/**
 	 * Create a decoder for the given mapper, with the stock JSON MIME types.
@@ -175,7 +176,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 		return Flux.deferContextual((contextView) -> {
 			Map<String, Object> hintsToUse = withContext(hints, contextView);
-			ObjectReader reader = reader(mapper, elementType, hintsToUse, true);
+			ObjectReader reader = plan(mapper, elementType, hintsToUse, true).reader();
 			ElementReader elements = new ElementReader(reader, ScalarKind.of(mapper, elementType), hintsToUse);
 			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
 			return Flux.from(input)
@@ -188,11 +189,14 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	@Override
 	public Mono<Object> decodeToMono(Publisher<DataBuffer> input, ResolvableType elementType,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
-		return Mono.deferContextual((contextView) -> {
-			Map<String, Object> hintsToUse = withContext(hints, contextView);
-			return DataBufferAggregator.aggregate(input, getMaxInMemorySize(), DataBufferAggregator.UNKNOWN_LENGTH)
-				.flatMap((buffer) -> Mono.justOrEmpty(decode(buffer, elementType, mimeType, hintsToUse)));
-		});
+		// One operator after the join: handle sees the context, so no deferContextual and flatMap.
+		return DataBufferAggregator.aggregate(input, getMaxInMemorySize(), DataBufferAggregator.UNKNOWN_LENGTH)
+			.handle((buffer, sink) -> {
+				Object value = decode(buffer, elementType, mimeType, withContext(hints, sink.contextView()));
+				if (value != null) {
+					sink.next(value);
+				}
+			});
 	}
 
 	@Override
@@ -203,8 +207,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			if (mapper == null) {
 				throw new IllegalStateException("No ObjectMapper for " + targetType);
 			}
-			ObjectReader reader = reader(mapper, targetType, hints, false);
-			Object value = readWhole(reader, buffer);
+			Object value = readWhole(plan(mapper, targetType, hints, false), buffer);
 			logValue(value, hints);
 			return value;
 		}
@@ -216,18 +219,27 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 	}
 
-	/** Parse in place when the bytes are one heap array; else stream them, as stock does. */
-	private static Object readWhole(ObjectReader reader, DataBuffer buffer) {
+	/**
+	 * Parse in place when the bytes are one heap array (primitive arrays straight from the
+	 * tokens when they can be); else stream them, as stock does.
+	 */
+	private static @Nullable Object readWhole(ReadPlan plan, DataBuffer buffer) {
 		HeapBytes heap = HeapBytes.of(buffer);
-		if (heap != null) {
-			return reader.readValue(heap.array(), heap.offset(), heap.length());
+		if (heap == null) {
+			try (InputStream stream = buffer.asInputStream()) {
+				return plan.reader().readValue(stream);
+			}
+			catch (IOException ex) {
+				throw new DecodingException("I/O error while parsing input stream", ex);
+			}
 		}
-		try (InputStream stream = buffer.asInputStream()) {
-			return reader.readValue(stream);
+		if (plan.primitiveArray() != null) {
+			Object array = plan.primitiveArray().read(plan.reader(), heap.array(), heap.offset(), heap.length());
+			if (array != null) {
+				return array;
+			}
 		}
-		catch (java.io.IOException ex) {
-			throw new DecodingException("I/O error while parsing input stream", ex);
-		}
+		return plan.reader().readValue(heap.array(), heap.offset(), heap.length());
 	}
 
 	/**
@@ -270,10 +282,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	}
 
 	/**
-	 * The reader the stock decoder would create for the type and hints, cached. Stream
-	 * readers do not check for trailing tokens: they read one element of many.
+	 * How to read the type with the given hints, cached: the reader the stock decoder
+	 * would create, and a primitive array fast path where one applies. Stream readers do
+	 * not check for trailing tokens: they read one element of many.
 	 */
-	private ObjectReader reader(JsonMapper mapper, ResolvableType type, @Nullable Map<String, Object> hints,
+	private ReadPlan plan(JsonMapper mapper, ResolvableType type, @Nullable Map<String, Object> hints,
 			boolean stream) {
 		Class<?> contextClass = contextClass(type);
 		if (contextClass == null && hints != null) {
@@ -281,19 +294,23 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 		Class<?> view = (hints != null) ? (Class<?>) hints.get(JacksonCodecSupport.JSON_VIEW_HINT) : null;
 		ReaderKey key = new ReaderKey(mapper, type.getType(), contextClass, view, stream);
-		ObjectReader reader = this.readers.get(key);
-		if (reader == null) {
-			reader = createReader(key);
-			this.readers.putIfAbsent(key, reader);
+		ReadPlan plan = this.plans.get(key);
+		if (plan == null) {
+			plan = createPlan(key, type);
+			this.plans.putIfAbsent(key, plan);
 		}
-		return reader;
+		return plan;
 	}
 
-	private static ObjectReader createReader(ReaderKey key) {
-		JavaType javaType = key.mapper().constructType(GenericTypeResolver.resolveType(key.type(), key.contextClass()));
-		ObjectReader reader = (key.view() != null) ? key.mapper().readerWithView(key.view()).forType(javaType)
-				: key.mapper().readerFor(javaType);
-		return key.stream() ? reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS) : reader;
+	private static ReadPlan createPlan(ReaderKey key, ResolvableType type) {
+		JsonMapper mapper = key.mapper();
+		JavaType javaType = mapper.constructType(GenericTypeResolver.resolveType(key.type(), key.contextClass()));
+		ObjectReader reader = (key.view() != null) ? mapper.readerWithView(key.view()).forType(javaType)
+				: mapper.readerFor(javaType);
+		if (key.stream()) {
+			return new ReadPlan(reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), null);
+		}
+		return new ReadPlan(reader, PrimitiveArrayReader.of(mapper, type.toClass()));
 	}
 
 	private static @Nullable Class<?> contextClass(@Nullable ResolvableType type) {
@@ -324,6 +341,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			return new DecodingException("I/O error while parsing input stream", ex);
 		}
 		return new DecodingException("JSON decoding error: " + ex.getOriginalMessage(), ex);
+	}
+
+	private record ReadPlan(ObjectReader reader, @Nullable PrimitiveArrayReader primitiveArray) {
 	}
 
 	private record ReaderKey(JsonMapper mapper, Type type, @Nullable Class<?> contextClass, @Nullable Class<?> view,

@@ -114,7 +114,13 @@ enum ScalarKind {
 		return kind;
 	}
 
-	private static boolean readsAsJacksonDoes(JsonMapper mapper, Class<?> type) {
+	/**
+	 * Whether the mapper deserializes the type with the deserializer a default mapper uses.
+	 * @param mapper the mapper
+	 * @param type the type
+	 * @return whether it does
+	 */
+	static boolean readsAsJacksonDoes(JsonMapper mapper, Class<?> type) {
 		return deserializerClass(mapper, type) == deserializerClass(STANDARD, type);
 	}
 

@@ -1,0 +1,212 @@
+package io.fastpath.json;
+
+import java.util.Arrays;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
+
+/**
+ * Reads a whole top-level JSON array into {@code long[]}, {@code int[]},
+ * {@code double[]}, {@code float[]} or {@code boolean[]} straight from the token stream,
+ * without boxing and without Databind, when every value is the canonical token for the
+ * type. Anything else ({@code null}, strings, out-of-range numbers, trailing content)
+ * makes it give up, and the caller lets Databind read the whole body, which decides as it
+ * always does.
+ *
+ * @author Fastpath
+ */
+abstract class PrimitiveArrayReader {
+
+	/**
+	 * The reader for a target type read with the given mapper, or {@code null}.
+	 * @param mapper the mapper
+	 * @param type the target type
+	 * @return the reader, or {@code null} when the type is not a primitive array or the
+	 * mapper reads it with a deserializer of its own
+	 */
+	static @Nullable PrimitiveArrayReader of(JsonMapper mapper, Class<?> type) {
+		PrimitiveArrayReader reader;
+		if (type == long[].class) {
+			reader = new Longs();
+		}
+		else if (type == int[].class) {
+			reader = new Ints();
+		}
+		else if (type == double[].class) {
+			reader = new Doubles(convertsIntegers(mapper, double.class));
+		}
+		else if (type == float[].class) {
+			reader = new Floats(convertsIntegers(mapper, float.class));
+		}
+		else if (type == boolean[].class) {
+			reader = new Booleans();
+		}
+		else {
+			return null;
+		}
+		return ScalarKind.readsAsJacksonDoes(mapper, type) ? reader : null;
+	}
+
+	/** Whether integers are taken as floating point values, as they are by default. */
+	private static boolean convertsIntegers(JsonMapper mapper, Class<?> type) {
+		return mapper.deserializationConfig()
+			.findCoercionAction(LogicalType.Float, type, CoercionInputShape.Integer) == CoercionAction.TryConvert;
+	}
+
+	/**
+	 * Read the array, or return {@code null} if Databind must.
+	 * @param objectReader the reader, for its parser configuration
+	 * @param bytes the body
+	 * @param offset where it starts
+	 * @param length its length
+	 * @return the array, or {@code null}
+	 */
+	final @Nullable Object read(ObjectReader objectReader, byte[] bytes, int offset, int length) {
+		try (JsonParser parser = objectReader.createParser(bytes, offset, length)) {
+			if (parser.nextToken() != JsonToken.START_ARRAY) {
+				return null;
+			}
+			Object values = readValues(parser);
+			// Trailing content is Databind's call (FAIL_ON_TRAILING_TOKENS).
+			return (values != null && parser.nextToken() == null) ? values : null;
+		}
+	}
+
+	/** Read values up to END_ARRAY, or return {@code null} on a token that is not canonical. */
+	abstract @Nullable Object readValues(JsonParser parser);
+
+	private static boolean fitsInt(JsonParser parser) {
+		return parser.getNumberType() == JsonParser.NumberType.INT;
+	}
+
+	private static boolean fitsLong(JsonParser parser) {
+		JsonParser.NumberType type = parser.getNumberType();
+		return type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG;
+	}
+
+	private static final class Longs extends PrimitiveArrayReader {
+
+		@Override
+		@Nullable Object readValues(JsonParser parser) {
+			long[] values = new long[16];
+			int count = 0;
+			JsonToken token;
+			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+				if (token != JsonToken.VALUE_NUMBER_INT || !fitsLong(parser)) {
+					return null;
+				}
+				if (count == values.length) {
+					values = Arrays.copyOf(values, count * 2);
+				}
+				values[count++] = parser.getLongValue();
+			}
+			return Arrays.copyOf(values, count);
+		}
+
+	}
+
+	private static final class Ints extends PrimitiveArrayReader {
+
+		@Override
+		@Nullable Object readValues(JsonParser parser) {
+			int[] values = new int[16];
+			int count = 0;
+			JsonToken token;
+			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+				if (token != JsonToken.VALUE_NUMBER_INT || !fitsInt(parser)) {
+					return null;
+				}
+				if (count == values.length) {
+					values = Arrays.copyOf(values, count * 2);
+				}
+				values[count++] = parser.getIntValue();
+			}
+			return Arrays.copyOf(values, count);
+		}
+
+	}
+
+	private static final class Doubles extends PrimitiveArrayReader {
+
+		private final boolean convertsIntegers;
+
+		Doubles(boolean convertsIntegers) {
+			this.convertsIntegers = convertsIntegers;
+		}
+
+		@Override
+		@Nullable Object readValues(JsonParser parser) {
+			double[] values = new double[16];
+			int count = 0;
+			JsonToken token;
+			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+				if (token != JsonToken.VALUE_NUMBER_FLOAT
+						&& (token != JsonToken.VALUE_NUMBER_INT || !this.convertsIntegers)) {
+					return null;
+				}
+				if (count == values.length) {
+					values = Arrays.copyOf(values, count * 2);
+				}
+				values[count++] = parser.getDoubleValue();
+			}
+			return Arrays.copyOf(values, count);
+		}
+
+	}
+
+	private static final class Floats extends PrimitiveArrayReader {
+
+		private final boolean convertsIntegers;
+
+		Floats(boolean convertsIntegers) {
+			this.convertsIntegers = convertsIntegers;
+		}
+
+		@Override
+		@Nullable Object readValues(JsonParser parser) {
+			float[] values = new float[16];
+			int count = 0;
+			JsonToken token;
+			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+				if (token != JsonToken.VALUE_NUMBER_FLOAT
+						&& (token != JsonToken.VALUE_NUMBER_INT || !this.convertsIntegers)) {
+					return null;
+				}
+				if (count == values.length) {
+					values = Arrays.copyOf(values, count * 2);
+				}
+				values[count++] = parser.getFloatValue();
+			}
+			return Arrays.copyOf(values, count);
+		}
+
+	}
+
+	private static final class Booleans extends PrimitiveArrayReader {
+
+		@Override
+		@Nullable Object readValues(JsonParser parser) {
+			boolean[] values = new boolean[16];
+			int count = 0;
+			JsonToken token;
+			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+				if (token != JsonToken.VALUE_TRUE && token != JsonToken.VALUE_FALSE) {
+					return null;
+				}
+				if (count == values.length) {
+					values = Arrays.copyOf(values, count * 2);
+				}
+				values[count++] = (token == JsonToken.VALUE_TRUE);
+			}
+			return Arrays.copyOf(values, count);
+		}
+
+	}
+
+}

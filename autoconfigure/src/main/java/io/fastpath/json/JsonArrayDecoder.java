@@ -23,6 +23,7 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
+import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.exc.InvalidDefinitionException;
 import tools.jackson.databind.json.JsonMapper;
@@ -361,10 +362,17 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 		private final @Nullable Map<String, Object> hints;
 
+		private final boolean unwrapsRootValues;
+
+		/** Checked once per stream: the check is not free and elements are many. */
+		private final boolean logsValues;
+
 		ElementReader(ObjectReader reader, ScalarKind scalarKind, @Nullable Map<String, Object> hints) {
 			this.reader = reader;
 			this.scalarKind = scalarKind;
 			this.hints = hints;
+			this.unwrapsRootValues = reader.isEnabled(DeserializationFeature.UNWRAP_ROOT_VALUE);
+			this.logsValues = JsonArrayDecoder.this.logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
 		}
 
 		/** Run a splitter step and return the elements it completed. */
@@ -397,13 +405,24 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				if (wrapped) {
 					parser.nextToken();
 				}
+				// One deserialization context for the region, as MappingIterator keeps one.
+				MappingIterator<Object> databind = null;
 				JsonToken token;
 				while ((token = parser.nextToken()) != null && token != JsonToken.END_ARRAY) {
 					Object value = this.scalarKind.read(parser, token);
 					if (value == ScalarKind.NOT_CANONICAL) {
-						value = this.reader.readValue(parser);
+						if (token == JsonToken.VALUE_NULL || this.unwrapsRootValues) {
+							// The reader's root handling: null values, root name unwrapping.
+							value = this.reader.readValue(parser);
+						}
+						else {
+							databind = (databind != null) ? databind : this.reader.readValues(parser);
+							value = databind.nextValue();
+						}
 					}
-					logValue(value, this.hints);
+					if (this.logsValues) {
+						logValue(value, this.hints);
+					}
 					if (value != null) {
 						values.add(value);
 					}

@@ -134,52 +134,90 @@ final class JsonElementSplitter {
 		flush(regions);
 	}
 
+	/**
+	 * Scan bytes from the given index. Each state has its own tight loop, because this
+	 * pass over the bytes is all the splitter adds to the parse.
+	 */
 	private void scan(int from, Regions regions) {
 		byte[] bytes = this.bytes;
 		int end = this.size;
 		int i = from;
 		while (i < end) {
-			byte b = bytes[i];
 			if (this.elementStart >= 0) {
-				if (this.elementKind == ElementKind.SCALAR) {
-					if (isScalarDelimiter(b)) {
-						complete(i);
-						// The delimiter is looked at again, as a separator.
-						continue;
-					}
-				}
-				else if (this.inString) {
-					if (this.escaped) {
-						this.escaped = false;
-					}
-					else if (b == '\\') {
-						this.escaped = true;
-					}
-					else if (b == '"') {
-						this.inString = false;
-						if (this.elementKind == ElementKind.STRING) {
-							complete(i + 1);
-						}
-					}
-				}
-				else if (b == '"') {
-					this.inString = true;
-				}
-				else if (b == '{' || b == '[') {
-					this.depth++;
-				}
-				else if (b == '}' || b == ']') {
-					if (--this.depth == 0) {
-						complete(i + 1);
-					}
-				}
-				i++;
+				i = (this.elementKind == ElementKind.SCALAR) ? scanScalar(bytes, i, end) : scanStructure(bytes, i, end);
 				continue;
 			}
+			byte b = bytes[i];
 			if (!isWhitespace(b)) {
 				separatorOrStart(b, i, regions);
 			}
 			i++;
+		}
+	}
+
+	/** Scan a number or literal up to its delimiter, which is looked at again as a separator. */
+	private int scanScalar(byte[] bytes, int from, int end) {
+		int i = from;
+		while (i < end && !SCALAR_DELIMITERS[bytes[i] & 0xFF]) {
+			i++;
+		}
+		if (i < end) {
+			complete(i);
+		}
+		return i;
+	}
+
+	/** Scan an object, array or string element, strings and escapes aware. */
+	private int scanStructure(byte[] bytes, int from, int end) {
+		int i = from;
+		int depth = this.depth;
+		boolean inString = this.inString;
+		boolean escaped = this.escaped;
+		try {
+			while (i < end) {
+				if (inString) {
+					if (escaped) {
+						escaped = false;
+						i++;
+						continue;
+					}
+					byte b = bytes[i];
+					while (b != '"' && b != '\\') {
+						if (++i == end) {
+							return i;
+						}
+						b = bytes[i];
+					}
+					i++;
+					if (b == '\\') {
+						escaped = true;
+						continue;
+					}
+					inString = false;
+					if (this.elementKind == ElementKind.STRING) {
+						complete(i);
+						return i;
+					}
+					continue;
+				}
+				byte b = bytes[i++];
+				if (b == '"') {
+					inString = true;
+				}
+				else if (b == '{' || b == '[') {
+					depth++;
+				}
+				else if ((b == '}' || b == ']') && --depth == 0) {
+					complete(i);
+					return i;
+				}
+			}
+			return i;
+		}
+		finally {
+			this.depth = depth;
+			this.inString = inString;
+			this.escaped = escaped;
 		}
 	}
 
@@ -336,8 +374,12 @@ final class JsonElementSplitter {
 	}
 
 	/** Bytes that end a number or literal; anything else is part of it (Jackson judges it). */
-	private static boolean isScalarDelimiter(byte b) {
-		return isWhitespace(b) || b == ',' || b == ']' || b == '}' || b == '[' || b == '{' || b == '"' || b == ':';
+	private static final boolean[] SCALAR_DELIMITERS = new boolean[256];
+
+	static {
+		for (char c : " \n\r\t,]}[{\":".toCharArray()) {
+			SCALAR_DELIMITERS[c] = true;
+		}
 	}
 
 	private enum ArrayState {

@@ -7,7 +7,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -20,7 +22,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * Runs the benchmarks, each with a {@code stock} and a {@code fastpath} method, in one JMH
  * run with the GC profiler, and prints a markdown table of both side by side: throughput
- * with its error, the Fastpath/stock ratio, and bytes allocated per operation.
+ * with its error, the Fastpath/stock ratio, and bytes allocated per operation. Benchmarks
+ * that also have a {@code jackson} method (plain Jackson, as a reference) fill three more
+ * columns: its throughput, its bytes per operation and the Fastpath/Jackson ratio.
  * <p>Arguments are JMH's own (for example a benchmark regex, or {@code -f 2}); the
  * defaults below keep a full run of every benchmark within a few minutes on two cores.
  * The table is also written to the file named by {@code -Dreport=...}, if set.
@@ -77,24 +81,33 @@ public final class BenchmarkSuite {
 			cases.computeIfAbsent(name + " | " + params(result), (key) -> new LinkedHashMap<>()).put(method, result);
 		}
 		StringBuilder table = new StringBuilder();
-		table.append("| Benchmark | Params | Stock ops/s | Fastpath ops/s | Fastpath/stock | Stock B/op | Fastpath B/op |\n");
-		table.append("|---|---|---:|---:|---:|---:|---:|\n");
+		row(table, "Benchmark", "Params", "Stock ops/s", "Fastpath ops/s", "Fastpath/stock", "Stock B/op",
+				"Fastpath B/op", "Jackson ops/s", "Jackson B/op", "Fastpath/Jackson");
+		table.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		cases.forEach((key, methods) -> {
 			RunResult stock = methods.get("stock");
 			RunResult fastpath = methods.get("fastpath");
 			if (stock == null || fastpath == null) {
 				return;
 			}
-			double ratio = fastpath.getPrimaryResult().getScore() / stock.getPrimaryResult().getScore();
-			table.append("| ").append(key)
-				.append(" | ").append(throughput(stock))
-				.append(" | ").append(throughput(fastpath))
-				.append(" | ").append(String.format("%.2fx", ratio))
-				.append(" | ").append(allocation(stock))
-				.append(" | ").append(allocation(fastpath))
-				.append(" |\n");
+			RunResult jackson = methods.get("jackson");
+			row(table, key, throughput(stock), throughput(fastpath), ratio(fastpath, stock), allocation(stock),
+					allocation(fastpath), cell(jackson, BenchmarkSuite::throughput),
+					cell(jackson, BenchmarkSuite::allocation), cell(jackson, (reference) -> ratio(fastpath, reference)));
 		});
 		return table.toString();
+	}
+
+	private static void row(StringBuilder table, String... cells) {
+		table.append("| ").append(String.join(" | ", cells)).append(" |\n");
+	}
+
+	/**
+	 * Format a cell from a method's result, or mark it absent when the benchmark has no
+	 * such method (only some have a plain {@code jackson} reference).
+	 */
+	private static String cell(@Nullable RunResult result, Function<RunResult, String> format) {
+		return (result != null) ? format.apply(result) : "-";
 	}
 
 	private static String params(RunResult result) {
@@ -106,6 +119,10 @@ public final class BenchmarkSuite {
 			params.append(key).append('=').append(result.getParams().getParam(key));
 		}
 		return params.toString();
+	}
+
+	private static String ratio(RunResult result, RunResult reference) {
+		return String.format("%.2fx", result.getPrimaryResult().getScore() / reference.getPrimaryResult().getScore());
 	}
 
 	private static String throughput(RunResult result) {

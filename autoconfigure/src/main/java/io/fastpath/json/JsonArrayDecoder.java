@@ -10,12 +10,14 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SynchronousSink;
 import reactor.util.context.ContextView;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -28,7 +30,6 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.exc.InvalidDefinitionException;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.fastpath.buffer.DataBufferAggregator;
 import io.fastpath.buffer.JoiningDecoder;
 
 import org.springframework.core.GenericTypeResolver;
@@ -39,6 +40,7 @@ import org.springframework.core.codec.DecodingException;
 import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.LimitedDataBufferList;
 import org.springframework.core.io.buffer.PooledDataBuffer;
 import org.springframework.core.log.LogFormatUtils;
 import org.springframework.http.HttpLogging;
@@ -190,30 +192,62 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	@Override
 	public Mono<Object> decodeToMono(Publisher<DataBuffer> input, ResolvableType elementType,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
-		// One operator after the join: handle sees the context, so no deferContextual and flatMap.
-		return DataBufferAggregator.aggregate(input, getMaxInMemorySize(), DataBufferAggregator.UNKNOWN_LENGTH)
-			.handle((buffer, sink) -> {
-				Object value = decode(buffer, elementType, mimeType, withContext(hints, sink.contextView()));
-				if (value != null) {
-					sink.next(value);
+		if (input instanceof Mono<DataBuffer> whole) {
+			// Already aggregated, for example by the buffer feature's reader.
+			return whole.handle((buffer, sink) -> emit(decode(buffer, elementType, mimeType,
+					withContext(hints, sink.contextView())), sink));
+		}
+		// The parts are gathered, not joined: heap parts are streamed to the parser, so the
+		// body is never copied into one buffer first (stock joins it).
+		return Flux.from(input)
+			.collect(() -> new LimitedDataBufferList(getMaxInMemorySize()), LimitedDataBufferList::add)
+			.<Object>handle((parts, sink) -> {
+				if (!parts.isEmpty()) {
+					emit(decodeParts(parts, elementType, mimeType, withContext(hints, sink.contextView())), sink);
 				}
-			});
+			})
+			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+	}
+
+	private static void emit(@Nullable Object value, SynchronousSink<Object> sink) {
+		if (value != null) {
+			sink.next(value);
+		}
+	}
+
+	private @Nullable Object decodeParts(List<DataBuffer> parts, ResolvableType targetType,
+			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		if (parts.size() == 1) {
+			return decode(parts.get(0), targetType, mimeType, hints);
+		}
+		HeapBody body = HeapBody.of(parts);
+		if (body == null) {
+			// Direct memory: Netty's factory gathers the parts into a composite, without a copy.
+			return decode(parts.get(0).factory().join(parts), targetType, mimeType, hints);
+		}
+		try {
+			return read(body, targetType, mimeType, hints);
+		}
+		finally {
+			parts.forEach(DataBufferUtils::release);
+		}
 	}
 
 	@Override
 	public @Nullable Object decode(DataBuffer buffer, ResolvableType targetType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) throws DecodingException {
 		try {
-			JsonMapper mapper = selectMapper(targetType, mimeType);
-			if (mapper == null) {
-				throw new IllegalStateException("No ObjectMapper for " + targetType);
+			HeapBody body = HeapBody.of(buffer);
+			if (body != null) {
+				return read(body, targetType, mimeType, hints);
 			}
-			Object value = readWhole(plan(mapper, targetType, hints, false), buffer);
-			logValue(value, hints);
-			return value;
-		}
-		catch (JacksonException ex) {
-			throw processException(ex);
+			// Direct memory cannot be parsed in place: stream it, as stock does.
+			try (InputStream stream = buffer.asInputStream()) {
+				return read((plan) -> plan.reader().readValue(stream), targetType, mimeType, hints);
+			}
+			catch (IOException ex) {
+				throw new DecodingException("I/O error while parsing input stream", ex);
+			}
 		}
 		finally {
 			DataBufferUtils.release(buffer);
@@ -221,26 +255,37 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	}
 
 	/**
-	 * Parse in place when the bytes are one heap array (primitive arrays straight from the
-	 * tokens when they can be); else stream them, as stock does.
+	 * Read a body held on the heap in place (primitive arrays straight from the tokens
+	 * when they can be).
 	 */
-	private static @Nullable Object readWhole(ReadPlan plan, DataBuffer buffer) {
-		HeapBytes heap = HeapBytes.of(buffer);
-		if (heap == null) {
-			try (InputStream stream = buffer.asInputStream()) {
-				return plan.reader().readValue(stream);
+	private @Nullable Object read(HeapBody body, ResolvableType targetType, @Nullable MimeType mimeType,
+			@Nullable Map<String, Object> hints) {
+		return read((plan) -> {
+			PrimitiveArrayReader primitiveArray = plan.primitiveArray();
+			if (primitiveArray != null) {
+				Object array = primitiveArray.read(plan.reader(), body);
+				if (array != null) {
+					return array;
+				}
 			}
-			catch (IOException ex) {
-				throw new DecodingException("I/O error while parsing input stream", ex);
-			}
+			return body.readValue(plan.reader());
+		}, targetType, mimeType, hints);
+	}
+
+	private @Nullable Object read(Function<ReadPlan, @Nullable Object> reading, ResolvableType targetType,
+			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		JsonMapper mapper = selectMapper(targetType, mimeType);
+		if (mapper == null) {
+			throw new IllegalStateException("No ObjectMapper for " + targetType);
 		}
-		if (plan.primitiveArray() != null) {
-			Object array = plan.primitiveArray().read(plan.reader(), heap.array(), heap.offset(), heap.length());
-			if (array != null) {
-				return array;
-			}
+		try {
+			Object value = reading.apply(plan(mapper, targetType, hints, false));
+			logValue(value, hints);
+			return value;
 		}
-		return plan.reader().readValue(heap.array(), heap.offset(), heap.length());
+		catch (JacksonException ex) {
+			throw processException(ex);
+		}
 	}
 
 	/**

@@ -62,24 +62,29 @@ abstract class PrimitiveArrayReader {
 	/**
 	 * Read the array, or return {@code null} if Databind must.
 	 * @param objectReader the reader, for its parser configuration
-	 * @param bytes the body
-	 * @param offset where it starts
-	 * @param length its length
+	 * @param body the body
 	 * @return the array, or {@code null}
 	 */
-	final @Nullable Object read(ObjectReader objectReader, byte[] bytes, int offset, int length) {
-		try (JsonParser parser = objectReader.createParser(bytes, offset, length)) {
+	final @Nullable Object read(ObjectReader objectReader, HeapBody body) {
+		try (JsonParser parser = body.parser(objectReader)) {
 			if (parser.nextToken() != JsonToken.START_ARRAY) {
 				return null;
 			}
-			Object values = readValues(parser);
+			// A valid array of numbers or booleans has one comma fewer than values: sizing the
+			// array from a count of commas (a cheap scan) saves growing and trimming it.
+			Object values = readValues(parser, body.count((byte) ',') + 1);
 			// Trailing content is Databind's call (FAIL_ON_TRAILING_TOKENS).
 			return (values != null && parser.nextToken() == null) ? values : null;
 		}
 	}
 
-	/** Read values up to END_ARRAY, or return {@code null} on a token that is not canonical. */
-	abstract @Nullable Object readValues(JsonParser parser);
+	/**
+	 * Read values up to END_ARRAY, or return {@code null} on a token that is not canonical.
+	 * @param parser the parser, after START_ARRAY
+	 * @param expected how many values there probably are
+	 * @return the values, or {@code null}
+	 */
+	abstract @Nullable Object readValues(JsonParser parser, int expected);
 
 	private static boolean fitsInt(JsonParser parser) {
 		return parser.getNumberType() == JsonParser.NumberType.INT;
@@ -93,8 +98,8 @@ abstract class PrimitiveArrayReader {
 	private static final class Longs extends PrimitiveArrayReader {
 
 		@Override
-		@Nullable Object readValues(JsonParser parser) {
-			long[] values = new long[16];
+		@Nullable Object readValues(JsonParser parser, int expected) {
+			long[] values = new long[expected];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -102,11 +107,11 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, count * 2);
+					values = Arrays.copyOf(values, Math.max(16, count * 2));
 				}
 				values[count++] = parser.getLongValue();
 			}
-			return Arrays.copyOf(values, count);
+			return (count == values.length) ? values : Arrays.copyOf(values, count);
 		}
 
 	}
@@ -114,8 +119,8 @@ abstract class PrimitiveArrayReader {
 	private static final class Ints extends PrimitiveArrayReader {
 
 		@Override
-		@Nullable Object readValues(JsonParser parser) {
-			int[] values = new int[16];
+		@Nullable Object readValues(JsonParser parser, int expected) {
+			int[] values = new int[expected];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -123,11 +128,11 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, count * 2);
+					values = Arrays.copyOf(values, Math.max(16, count * 2));
 				}
 				values[count++] = parser.getIntValue();
 			}
-			return Arrays.copyOf(values, count);
+			return (count == values.length) ? values : Arrays.copyOf(values, count);
 		}
 
 	}
@@ -141,8 +146,8 @@ abstract class PrimitiveArrayReader {
 		}
 
 		@Override
-		@Nullable Object readValues(JsonParser parser) {
-			double[] values = new double[16];
+		@Nullable Object readValues(JsonParser parser, int expected) {
+			double[] values = new double[expected];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -151,11 +156,11 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, count * 2);
+					values = Arrays.copyOf(values, Math.max(16, count * 2));
 				}
 				values[count++] = parser.getDoubleValue();
 			}
-			return Arrays.copyOf(values, count);
+			return (count == values.length) ? values : Arrays.copyOf(values, count);
 		}
 
 	}
@@ -169,8 +174,8 @@ abstract class PrimitiveArrayReader {
 		}
 
 		@Override
-		@Nullable Object readValues(JsonParser parser) {
-			float[] values = new float[16];
+		@Nullable Object readValues(JsonParser parser, int expected) {
+			float[] values = new float[expected];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -179,11 +184,11 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, count * 2);
+					values = Arrays.copyOf(values, Math.max(16, count * 2));
 				}
 				values[count++] = parser.getFloatValue();
 			}
-			return Arrays.copyOf(values, count);
+			return (count == values.length) ? values : Arrays.copyOf(values, count);
 		}
 
 	}
@@ -191,8 +196,8 @@ abstract class PrimitiveArrayReader {
 	private static final class Booleans extends PrimitiveArrayReader {
 
 		@Override
-		@Nullable Object readValues(JsonParser parser) {
-			boolean[] values = new boolean[16];
+		@Nullable Object readValues(JsonParser parser, int expected) {
+			boolean[] values = new boolean[expected];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -200,11 +205,11 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, count * 2);
+					values = Arrays.copyOf(values, Math.max(16, count * 2));
 				}
 				values[count++] = (token == JsonToken.VALUE_TRUE);
 			}
-			return Arrays.copyOf(values, count);
+			return (count == values.length) ? values : Arrays.copyOf(values, count);
 		}
 
 	}

@@ -22,6 +22,9 @@ import reactor.util.context.ContextView;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
@@ -433,6 +436,23 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				@Override
 				public void rootValues(byte[] bytes, int offset, int length) {
 					readValues(bytes, offset, length, false, values);
+				}
+
+				@Override
+				public void checkIncomplete(byte[] bytes, int offset, int length) {
+					try (JsonParser parser = ElementReader.this.reader.createParser(bytes, offset, length)) {
+						while (parser.nextToken() != null) {
+							// Only looking for a syntax error before the end.
+						}
+					}
+					catch (StreamReadException ex) {
+						// At the end it is a token cut short ("tr" of "true"): the limit is the error.
+						TokenStreamLocation location = ex.getLocation();
+						if (!(ex instanceof UnexpectedEndOfInputException)
+								&& (location == null || location.getByteOffset() < length)) {
+							throw ex;
+						}
+					}
 				}
 
 			};

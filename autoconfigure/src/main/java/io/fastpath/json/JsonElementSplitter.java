@@ -42,12 +42,30 @@ final class JsonElementSplitter {
 		 */
 		void rootValues(byte[] bytes, int offset, int length);
 
+		/**
+		 * Called with an element in progress that went over the limit, bracketed like
+		 * {@link #arrayValues} when inside an array: throw the syntax error it holds, if
+		 * any, which the stock tokenizer would have reported before the limit.
+		 * @param bytes the bytes
+		 * @param offset where the element (or its bracket) starts
+		 * @param length the length of what arrived of it
+		 */
+		void checkIncomplete(byte[] bytes, int offset, int length);
+
 	}
 
 	/** Room kept in front of the carried bytes for the opening bracket. */
 	private static final int HEADROOM = 1;
 
+	private static final byte[] BYTE_ORDER_MARK = { (byte) 0xEF, (byte) 0xBB, (byte) 0xBF };
+
 	private final int maxInMemorySize;
+
+	/** Whether the start of the stream was checked for a byte order mark. */
+	private boolean startChecked;
+
+	/** Whether the stream so far is a byte order mark and nothing else. */
+	private boolean byteOrderMarkOnly;
 
 	private byte[] bytes = new byte[1024];
 
@@ -109,9 +127,20 @@ final class JsonElementSplitter {
 		int from = this.size;
 		this.size += length;
 		this.completedInChunk = false;
+		if (length > 0) {
+			this.byteOrderMarkOnly = false;
+		}
+		if (!this.startChecked) {
+			from = skipByteOrderMark(false);
+			if (from < 0) {
+				// The mark's bytes count toward the limit, as stock counts them.
+				checkLimit(length, regions);
+				return;
+			}
+		}
 		scan(from, regions);
 		flush(regions);
-		checkLimit(length);
+		checkLimit(length, regions);
 		compact();
 	}
 
@@ -122,6 +151,13 @@ final class JsonElementSplitter {
 	 * @throws DecodingException if the stream ends inside a value or an array
 	 */
 	void end(Regions regions) {
+		if (!this.startChecked) {
+			scan(skipByteOrderMark(true), regions);
+		}
+		if (this.byteOrderMarkOnly) {
+			// As the stock tokenizer, which is still reading the mark as a token.
+			throw error("Unexpected end-of-input: was expecting rest of token", this.size);
+		}
 		if (this.elementStart >= 0) {
 			if (this.elementKind != ElementKind.SCALAR) {
 				throw error("Unexpected end-of-input within a value", this.size);
@@ -144,7 +180,8 @@ final class JsonElementSplitter {
 		int i = from;
 		while (i < end) {
 			if (this.elementStart >= 0) {
-				i = (this.elementKind == ElementKind.SCALAR) ? scanScalar(bytes, i, end) : scanStructure(bytes, i, end);
+				i = (this.elementKind == ElementKind.SCALAR) ? scanScalar(bytes, i, end, regions)
+						: scanStructure(bytes, i, end);
 				continue;
 			}
 			byte b = bytes[i];
@@ -156,15 +193,61 @@ final class JsonElementSplitter {
 	}
 
 	/** Scan a number or literal up to its delimiter, which is looked at again as a separator. */
-	private int scanScalar(byte[] bytes, int from, int end) {
+	private int scanScalar(byte[] bytes, int from, int end, Regions regions) {
 		int i = from;
-		while (i < end && !SCALAR_DELIMITERS[bytes[i] & 0xFF]) {
+		if (this.inArray) {
+			while (i < end && !SCALAR_DELIMITERS[bytes[i] & 0xFF]) {
+				i++;
+			}
+			if (i < end) {
+				complete(i);
+			}
+			return i;
+		}
+		// Top level, as the stock tokenizer: a literal needs whitespace after it; a number
+		// ends at any delimiter, and at a '-' after a digit ("1-2" is two numbers).
+		boolean literal = isLetter(bytes[this.elementStart]);
+		while (i < end && !SCALAR_DELIMITERS[bytes[i] & 0xFF]
+				&& (literal || bytes[i] != '-' || !isDigit(bytes[i - 1]))) {
 			i++;
 		}
 		if (i < end) {
+			boolean spaced = isWhitespace(bytes[i]);
+			if (literal && !spaced) {
+				throw error("Unexpected character ('" + (char) bytes[i]
+						+ "'): expected space separating root-level values", i);
+			}
 			complete(i);
+			if (!spaced) {
+				// Jackson reads values of one region with one parser, which wants a space.
+				flush(regions);
+			}
 		}
 		return i;
+	}
+
+	/**
+	 * Skip a UTF-8 byte order mark at the start of the stream, as Jackson does, even when
+	 * it is cut by chunks.
+	 * @param ended whether no more bytes will come
+	 * @return where to scan from, or -1 to wait for more bytes
+	 */
+	private int skipByteOrderMark(boolean ended) {
+		int available = this.size - HEADROOM;
+		int matched = 0;
+		while (matched < BYTE_ORDER_MARK.length && matched < available
+				&& this.bytes[HEADROOM + matched] == BYTE_ORDER_MARK[matched]) {
+			matched++;
+		}
+		if (matched == available && matched < BYTE_ORDER_MARK.length && !ended) {
+			return -1;
+		}
+		this.startChecked = true;
+		if (matched == BYTE_ORDER_MARK.length) {
+			this.byteOrderMarkOnly = (available == matched);
+			return HEADROOM + matched;
+		}
+		return HEADROOM;
 	}
 
 	/** Scan an object, array or string element, strings and escapes aware. */
@@ -261,6 +344,11 @@ final class JsonElementSplitter {
 	}
 
 	private void start(byte b, int i) {
+		if (b < 0x20) {
+			// Not ASCII (b < 0), or a control character: no JSON value starts so. Said here,
+			// because a parser skips a byte order mark at the start of what it is given.
+			throw error("Unexpected character (code " + (b & 0xFF) + "): expected a valid value", i);
+		}
 		this.elementStart = i;
 		this.escaped = false;
 		if (b == '{' || b == '[') {
@@ -322,7 +410,7 @@ final class JsonElementSplitter {
 	 * Fail like the stock tokenizer: on the bytes of chunks in which no element completed,
 	 * counted since the last chunk that completed one.
 	 */
-	private void checkLimit(int chunkLength) {
+	private void checkLimit(int chunkLength, Regions regions) {
 		if (this.maxInMemorySize < 0) {
 			return;
 		}
@@ -332,9 +420,79 @@ final class JsonElementSplitter {
 		}
 		this.incompleteByteCount += chunkLength;
 		if (this.incompleteByteCount > this.maxInMemorySize) {
+			int start = this.elementStart;
+			if (start >= 0) {
+				int offset = this.inArray ? start - 1 : start;
+				if (this.inArray) {
+					this.bytes[offset] = '[';
+				}
+				// A token cut at the end that may still become valid ("tr" of "true", "1." of
+				// "1.5") is not an error yet, though Jackson would call it one: leave it out.
+				int lastToken = this.size;
+				while (lastToken > start && !SCALAR_DELIMITERS[this.bytes[lastToken - 1] & 0xFF]) {
+					lastToken--;
+				}
+				int checked = isTokenPrefix(this.bytes, lastToken, this.size) ? lastToken : this.size;
+				regions.checkIncomplete(this.bytes, offset, checked - offset);
+			}
 			throw new DataBufferLimitException(
 					"Exceeded limit on max bytes per JSON object: " + this.maxInMemorySize);
 		}
+	}
+
+	/**
+	 * Whether the bytes may be the start of a JSON number or literal: a prefix of
+	 * {@code true}, {@code false} or {@code null}, or of {@code -?(0|[1-9]\d*)(\.\d*)?([eE][+-]?\d*)?}.
+	 */
+	static boolean isTokenPrefix(byte[] bytes, int from, int to) {
+		if (from == to) {
+			return true;
+		}
+		byte first = bytes[from];
+		if (isLetter(first)) {
+			return isPrefixOf(bytes, from, to, "true") || isPrefixOf(bytes, from, to, "false")
+					|| isPrefixOf(bytes, from, to, "null");
+		}
+		int i = from;
+		if (bytes[i] == '-') {
+			i++;
+		}
+		if (i < to && bytes[i] == '0') {
+			i++;
+		}
+		else {
+			while (i < to && isDigit(bytes[i])) {
+				i++;
+			}
+		}
+		if (i < to && bytes[i] == '.') {
+			i++;
+			while (i < to && isDigit(bytes[i])) {
+				i++;
+			}
+		}
+		if (i < to && (bytes[i] == 'e' || bytes[i] == 'E')) {
+			i++;
+			if (i < to && (bytes[i] == '+' || bytes[i] == '-')) {
+				i++;
+			}
+			while (i < to && isDigit(bytes[i])) {
+				i++;
+			}
+		}
+		return i == to;
+	}
+
+	private static boolean isPrefixOf(byte[] bytes, int from, int to, String literal) {
+		if (to - from > literal.length()) {
+			return false;
+		}
+		for (int i = from; i < to; i++) {
+			if (bytes[i] != literal.charAt(i - from)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** Keep only the bytes of the element in progress, at the front. */
@@ -367,6 +525,14 @@ final class JsonElementSplitter {
 	private DecodingException error(String message, int index) {
 		long offset = this.discarded + index - HEADROOM;
 		return new DecodingException("JSON decoding error: " + message + " at byte offset " + offset);
+	}
+
+	private static boolean isDigit(byte b) {
+		return b >= '0' && b <= '9';
+	}
+
+	private static boolean isLetter(byte b) {
+		return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
 	}
 
 	private static boolean isWhitespace(byte b) {

@@ -18,6 +18,8 @@ import tools.jackson.databind.type.LogicalType;
  * type. Anything else ({@code null}, strings, out-of-range numbers, trailing content)
  * makes it give up, and the caller lets Databind read the whole body, which decides as it
  * always does.
+ * <p>One loop per primitive type, on purpose: a shared loop would box each value or pay a
+ * virtual call per value.
  *
  * @author Fastpath
  */

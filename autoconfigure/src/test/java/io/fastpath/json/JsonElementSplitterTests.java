@@ -77,6 +77,28 @@ class JsonElementSplitterTests {
 		splitter.feed(chunk("[\"abcde"), recorder(out));
 		assertThatExceptionOfType(DataBufferLimitException.class)
 			.isThrownBy(() -> splitter.feed(chunk("fghij"), recorder(out)));
+		assertThat(out).as("the element in progress is checked for syntax errors first")
+			.containsExactly("incomplete:[\"abcdefghij");
+	}
+
+	@Test
+	void byteOrderMarkIsSkippedEvenWhenCut() {
+		JsonElementSplitter splitter = new JsonElementSplitter(-1);
+		List<String> out = new ArrayList<>();
+		splitter.feed(DefaultDataBufferFactory.sharedInstance.wrap(new byte[] { (byte) 0xEF }), recorder(out));
+		splitter.feed(DefaultDataBufferFactory.sharedInstance.wrap(new byte[] { (byte) 0xBB, (byte) 0xBF, '[' }),
+				recorder(out));
+		splitter.feed(chunk("1]"), recorder(out));
+		splitter.end(recorder(out));
+		assertThat(out).containsExactly("[1]");
+	}
+
+	@Test
+	void topLevelLiteralNeedsWhitespaceBeforeTheNextValue() {
+		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> split("null[2]"))
+			.withMessageContaining("expected space separating root-level values");
+		assertThat(split("null [2]")).containsExactly("root:null", "[2]");
+		assertThat(split("1[2]")).as("numbers need no space, as stock").containsExactly("root:1", "[2]");
 	}
 
 	@Test
@@ -112,6 +134,11 @@ class JsonElementSplitterTests {
 			@Override
 			public void rootValues(byte[] bytes, int offset, int length) {
 				out.add("root:" + new String(bytes, offset, length, StandardCharsets.UTF_8));
+			}
+
+			@Override
+			public void checkIncomplete(byte[] bytes, int offset, int length) {
+				out.add("incomplete:" + new String(bytes, offset, length, StandardCharsets.UTF_8));
 			}
 
 		};

@@ -67,9 +67,10 @@ import org.springframework.util.MimeType;
  * {@code Boolean}, {@code String} and {@code Double} elements are taken from the token
  * directly when it is the canonical one for the type.</li>
  * <li>Whole values ({@code Mono}, including {@code List<T>}, {@code Set<T>}, {@code T[]}
- * and primitive arrays) are parsed in place from a heap buffer, with
- * {@code ObjectReader}s cached per type and view, after joining the body with
- * {@link DataBufferAggregator}.</li>
+ * and primitive arrays) are parsed in place from heap buffers, with
+ * {@code ObjectReader}s cached per type and view: a body in several heap buffers is
+ * streamed to the parser rather than joined first, and primitive arrays are filled
+ * straight from their tokens ({@link PrimitiveArrayReader}).</li>
  * </ul>
  * Anything it does not handle better falls through to the stock decoder: a {@code Flux}
  * of arrays or collections (the stock decoder reads each top-level value whole), charsets

@@ -108,22 +108,24 @@ final class JsonElementSplitter {
 	}
 
 	/**
-	 * Take a chunk, and hand over the elements it completes. The chunk is released.
+	 * Take a chunk, and hand over the elements it completes. The chunk is released when
+	 * this returns; when it throws, the chunk is the caller's to release, as Reactor's
+	 * {@code concatMapIterable} does with the element its mapper failed on (releasing it
+	 * here too would release it twice).
 	 * @param chunk the next bytes of the stream
 	 * @param regions receives the bytes of complete elements
 	 * @throws DecodingException if the bytes between elements are not valid JSON
 	 * @throws DataBufferLimitException if an element grows beyond the limit
 	 */
 	void feed(DataBuffer chunk, Regions regions) {
-		int length;
-		try {
-			length = chunk.readableByteCount();
-			ensureCapacity(length);
-			chunk.read(this.bytes, this.size, length);
-		}
-		finally {
-			DataBufferUtils.release(chunk);
-		}
+		int length = chunk.readableByteCount();
+		ensureCapacity(length);
+		chunk.read(this.bytes, this.size, length);
+		take(length, regions);
+		DataBufferUtils.release(chunk);
+	}
+
+	private void take(int length, Regions regions) {
 		int from = this.size;
 		this.size += length;
 		this.completedInChunk = false;

@@ -137,6 +137,8 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 		public void assertNoLeaks() {
 			assertThat(this.handedOut).as("heap buffers still allocated")
 				.noneMatch(CountedBuffer::isAllocated);
+			assertThat(this.handedOut).as("heap buffers released more often than retained")
+				.noneMatch(CountedBuffer::isOverReleased);
 		}
 
 		@Override
@@ -183,9 +185,14 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 		public boolean release() {
 			int count = this.refCount.decrementAndGet();
 			if (count < 0) {
+				// Also remembered: a release hook may swallow the exception (Reactor's discard does).
 				throw new IllegalStateException("Buffer released more often than retained");
 			}
 			return count == 0;
+		}
+
+		boolean isOverReleased() {
+			return this.refCount.get() < 0;
 		}
 
 	}

@@ -1,6 +1,5 @@
 package io.fastpath.codec;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -17,14 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DecoratingExchangeStrategiesTests {
 
-	private static final HttpMessageReader<String> marker = new DecoderHttpMessageReader<>(
-			StringDecoder.textPlainOnly());
+	private static final HttpMessageReader<String> marker = PrependMarker.marker;
 
-	private static final HttpMessageReaderDecorator prependMarker = (readers) -> {
-		List<HttpMessageReader<?>> result = new ArrayList<>(readers);
-		result.add(0, marker);
-		return result;
-	};
+	private static final HttpMessageReaderDecorator prependMarker = new PrependMarker();
 
 	@Test
 	void readersAreTheDelegatesDecorated() {

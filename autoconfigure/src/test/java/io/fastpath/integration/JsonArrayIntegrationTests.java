@@ -6,21 +6,14 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import io.fastpath.integration.FastpathTestApplication.Person;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.ParameterizedTypeReference;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.BodyInserters;
-import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,28 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with Netty's leak detector at paranoid.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class JsonArrayIntegrationTests {
+class JsonArrayIntegrationTests extends RealServerTests {
 
 	private static final List<Person> PEOPLE = IntStream.range(0, 500)
 		.mapToObj((i) -> new Person("Person \"" + i + "\" \u00e9\u4e2d", "secret-" + i, i))
 		.toList();
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private WebClient.Builder builder;
-
-	@Autowired
-	private ReadMonoRecorder recorder;
-
-	private WebClient client;
-
-	@BeforeEach
-	void setUp() {
-		this.client = this.builder.baseUrl("http://localhost:" + this.port).build();
-		this.recorder.clear();
-	}
 
 	@Test
 	void listBodyIsReadByFastpathOnBothSides() {
@@ -141,14 +117,6 @@ class JsonArrayIntegrationTests {
 					+ "\",\"age\":" + person.age() + "}");
 		}
 		return ("[" + String.join(",\n ", objects) + "]").getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static Flux<DataBuffer> chunks(byte[] bytes, int chunkSize) {
-		return Flux.range(0, (bytes.length + chunkSize - 1) / chunkSize).map((index) -> {
-			int offset = index * chunkSize;
-			int length = Math.min(chunkSize, bytes.length - offset);
-			return DefaultDataBufferFactory.sharedInstance.allocateBuffer(length).write(bytes, offset, length);
-		});
 	}
 
 }

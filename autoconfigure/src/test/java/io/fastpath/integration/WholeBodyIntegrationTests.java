@@ -3,20 +3,13 @@ package io.fastpath.integration;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.BodyInserters;
-import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,26 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.http.codecs.max-in-memory-size=256KB")
-class WholeBodyIntegrationTests {
+class WholeBodyIntegrationTests extends RealServerTests {
 
 	private static final int LIMIT = 256 * 1024;
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private WebClient.Builder builder;
-
-	@Autowired
-	private ReadMonoRecorder recorder;
-
-	private WebClient client;
-
-	@BeforeEach
-	void setUp() {
-		this.client = this.builder.baseUrl("http://localhost:" + this.port).build();
-		this.recorder.clear();
-	}
 
 	@Test
 	void smallStringInOneChunkIsReadThroughTheAggregatorOnBothSides() {
@@ -153,14 +129,6 @@ class WholeBodyIntegrationTests {
 		assertThatExceptionOfType(WebClientResponseException.NotFound.class)
 			.isThrownBy(() -> this.client.get().uri("/missing").retrieve().bodyToMono(String.class).block())
 			.satisfies((ex) -> assertThat(ex.getResponseBodyAsString()).contains("/missing"));
-	}
-
-	private static Flux<DataBuffer> chunks(byte[] bytes, int chunkSize) {
-		return Flux.range(0, (bytes.length + chunkSize - 1) / chunkSize).map((index) -> {
-			int offset = index * chunkSize;
-			int length = Math.min(chunkSize, bytes.length - offset);
-			return DefaultDataBufferFactory.sharedInstance.allocateBuffer(length).write(bytes, offset, length);
-		});
 	}
 
 	private static String randomText(int length) {

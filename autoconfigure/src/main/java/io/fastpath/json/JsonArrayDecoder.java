@@ -7,6 +7,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentMap;
@@ -187,8 +188,8 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			ElementReader elements = new ElementReader(reader, ScalarKind.of(mapper, elementType), hintsToUse);
 			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
 			return Flux.from(input)
-				.concatMapIterable((chunk) -> elements.read((regions) -> splitter.feed(chunk, regions)))
-				.concatWith(Flux.defer(() -> Flux.fromIterable(elements.read(splitter::end))))
+				.concatMapIterable((chunk) -> elements.feed(splitter, chunk))
+				.concatWith(Flux.defer(() -> Flux.fromIterable(elements.end(splitter))))
 				.doOnDiscard(PooledDataBuffer.class, DataBufferUtils::release);
 		});
 	}
@@ -401,9 +402,10 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	}
 
 	/**
-	 * Reads the elements of the regions a splitter hands over, one parser per region.
+	 * Reads the elements of the regions a splitter hands over, one parser per region. One
+	 * per stream, fed serially, so it keeps the values of the current step in a field.
 	 */
-	private final class ElementReader {
+	private final class ElementReader implements JsonElementSplitter.Regions {
 
 		private final ObjectReader reader;
 
@@ -424,46 +426,69 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			this.logsValues = JsonArrayDecoder.this.logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
 		}
 
-		/** Run a splitter step and return the elements it completed. */
-		List<Object> read(java.util.function.Consumer<JsonElementSplitter.Regions> step) {
-			List<Object> values = new ArrayList<>();
-			JsonElementSplitter.Regions regions = new JsonElementSplitter.Regions() {
+		/** Values completed by the current splitter step; created on the first one. */
+		private @Nullable List<Object> values;
 
-				@Override
-				public void arrayValues(byte[] bytes, int offset, int length) {
-					readValues(bytes, offset, length, true, values);
-				}
-
-				@Override
-				public void rootValues(byte[] bytes, int offset, int length) {
-					readValues(bytes, offset, length, false, values);
-				}
-
-				@Override
-				public void checkIncomplete(byte[] bytes, int offset, int length) {
-					try (JsonParser parser = ElementReader.this.reader.createParser(bytes, offset, length)) {
-						while (parser.nextToken() != null) {
-							// Only looking for a syntax error before the end.
-						}
-					}
-					catch (StreamReadException ex) {
-						// At the end it is a token cut short ("tr" of "true"): the limit is the error.
-						TokenStreamLocation location = ex.getLocation();
-						if (!(ex instanceof UnexpectedEndOfInputException)
-								&& (location == null || location.getByteOffset() < length)) {
-							throw ex;
-						}
-					}
-				}
-
-			};
+		/** Feed a chunk to the splitter and return the elements it completed. */
+		List<Object> feed(JsonElementSplitter splitter, DataBuffer chunk) {
 			try {
-				step.accept(regions);
+				splitter.feed(chunk, this);
 			}
 			catch (JacksonException ex) {
 				throw processException(ex);
 			}
-			return values;
+			return takeValues();
+		}
+
+		/** End the splitter's stream and return the last elements. */
+		List<Object> end(JsonElementSplitter splitter) {
+			try {
+				splitter.end(this);
+			}
+			catch (JacksonException ex) {
+				throw processException(ex);
+			}
+			return takeValues();
+		}
+
+		private List<Object> takeValues() {
+			List<Object> completed = this.values;
+			this.values = null;
+			return (completed != null) ? completed : Collections.emptyList();
+		}
+
+		@Override
+		public void arrayValues(byte[] bytes, int offset, int length) {
+			readValues(bytes, offset, length, true, values());
+		}
+
+		@Override
+		public void rootValues(byte[] bytes, int offset, int length) {
+			readValues(bytes, offset, length, false, values());
+		}
+
+		@Override
+		public void checkIncomplete(byte[] bytes, int offset, int length) {
+			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
+				while (parser.nextToken() != null) {
+					// Only looking for a syntax error before the end.
+				}
+			}
+			catch (StreamReadException ex) {
+				// At the end it is a token cut short ("tr" of "true"): the limit is the error.
+				TokenStreamLocation location = ex.getLocation();
+				if (!(ex instanceof UnexpectedEndOfInputException)
+						&& (location == null || location.getByteOffset() < length)) {
+					throw ex;
+				}
+			}
+		}
+
+		private List<Object> values() {
+			if (this.values == null) {
+				this.values = new ArrayList<>();
+			}
+			return this.values;
 		}
 
 		private void readValues(byte[] bytes, int offset, int length, boolean wrapped, List<Object> values) {

@@ -38,15 +38,6 @@ public final class DataBufferAggregator {
 	}
 
 	/**
-	 * Join the given buffers into one, with no limit and no expected length.
-	 * @param buffers the body
-	 * @return the body in one buffer, or an empty {@code Mono} for an empty body
-	 */
-	public static Mono<DataBuffer> aggregate(Publisher<? extends DataBuffer> buffers) {
-		return aggregate(buffers, -1, UNKNOWN_LENGTH);
-	}
-
-	/**
 	 * Join the given buffers into one.
 	 * @param buffers the body
 	 * @param maxByteCount the most bytes to hold, or -1 for no limit

@@ -102,8 +102,15 @@ final class HeapBody {
 
 		@Override
 		public int read() {
-			byte[] one = new byte[1];
-			return (read(one, 0, 1) < 0) ? -1 : (one[0] & 0xFF);
+			while (this.slice < this.slices.length) {
+				HeapBytes current = this.slices[this.slice];
+				if (this.position < current.length()) {
+					return current.array()[current.offset() + this.position++] & 0xFF;
+				}
+				this.slice++;
+				this.position = 0;
+			}
+			return -1;
 		}
 
 		@Override

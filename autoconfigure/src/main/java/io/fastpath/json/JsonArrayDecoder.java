@@ -184,8 +184,8 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 		return Flux.deferContextual((contextView) -> {
 			Map<String, Object> hintsToUse = withContext(hints, contextView);
-			ObjectReader reader = plan(mapper, elementType, hintsToUse, true).reader();
-			ElementReader elements = new ElementReader(reader, ScalarKind.of(mapper, elementType), hintsToUse);
+			ReadPlan plan = plan(mapper, elementType, hintsToUse, true);
+			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse);
 			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
 			return Flux.from(input)
 				.concatMapIterable((chunk) -> elements.feed(splitter, chunk))
@@ -359,9 +359,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		ObjectReader reader = (key.view() != null) ? mapper.readerWithView(key.view()).forType(javaType)
 				: mapper.readerFor(javaType);
 		if (key.stream()) {
-			return new ReadPlan(reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), null);
+			// Finding which fast path applies looks deserializers up: once per plan, not per stream.
+			return new ReadPlan(reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), null,
+					ScalarKind.of(mapper, type));
 		}
-		return new ReadPlan(reader, PrimitiveArrayReader.of(mapper, type.toClass()));
+		return new ReadPlan(reader, PrimitiveArrayReader.of(mapper, type.toClass()), ScalarKind.OTHER);
 	}
 
 	private static @Nullable Class<?> contextClass(@Nullable ResolvableType type) {
@@ -394,7 +396,8 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		return new DecodingException("JSON decoding error: " + ex.getOriginalMessage(), ex);
 	}
 
-	private record ReadPlan(ObjectReader reader, @Nullable PrimitiveArrayReader primitiveArray) {
+	private record ReadPlan(ObjectReader reader, @Nullable PrimitiveArrayReader primitiveArray,
+			ScalarKind scalarKind) {
 	}
 
 	private record ReaderKey(JsonMapper mapper, Type type, @Nullable Class<?> contextClass, @Nullable Class<?> view,

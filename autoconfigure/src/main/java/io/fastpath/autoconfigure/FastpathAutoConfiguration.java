@@ -2,6 +2,7 @@ package io.fastpath.autoconfigure;
 
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.json.JsonArrayDecoding;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,6 +45,9 @@ public final class FastpathAutoConfiguration {
 	/** Order of the buffer feature among reader decorators. */
 	public static final int BUFFER_ORDER = 0;
 
+	/** Order of the form feature among reader decorators: it replaces its own reader only. */
+	public static final int FORM_ORDER = 10;
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBooleanProperty(name = "fastpath.buffer.enabled", matchIfMissing = true)
 	static class BufferConfiguration {
@@ -69,6 +73,19 @@ public final class FastpathAutoConfiguration {
 		@ConditionalOnMissingBean
 		JsonArrayDecoding fastpathJsonArrayDecoding() {
 			return new JsonArrayDecoding();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty(name = "fastpath.form.enabled", matchIfMissing = true)
+	static class FormConfiguration {
+
+		@Bean
+		@Order(FORM_ORDER)
+		@ConditionalOnMissingBean
+		LazyFormDecoding fastpathLazyFormDecoding(FastpathProperties properties) {
+			return new LazyFormDecoding(properties.getForm().getMaxParameters());
 		}
 
 	}

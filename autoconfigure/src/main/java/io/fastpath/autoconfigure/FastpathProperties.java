@@ -21,6 +21,8 @@ public class FastpathProperties {
 
 	private final Json json = new Json();
 
+	private final Form form = new Form();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -35,6 +37,10 @@ public class FastpathProperties {
 
 	public Json getJson() {
 		return this.json;
+	}
+
+	public Form getForm() {
+		return this.form;
 	}
 
 	/**
@@ -76,6 +82,42 @@ public class FastpathProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Form (application/x-www-form-urlencoded) parameters.
+	 */
+	public static class Form {
+
+		/**
+		 * Whether forms are read lazily by Fastpath (getFormData(), formData(),
+		 * @ModelAttribute): one scan of the body, fields decoded only when read. The
+		 * @FormParam, FormParameters and RequestParameters arguments work either way.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most fields a form may have; a form with more is answered with 413. The size of
+		 * the body is limited by spring.http.codecs.max-in-memory-size.
+		 */
+		private int maxParameters = 1000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxParameters() {
+			return this.maxParameters;
+		}
+
+		public void setMaxParameters(int maxParameters) {
+			this.maxParameters = maxParameters;
 		}
 
 	}

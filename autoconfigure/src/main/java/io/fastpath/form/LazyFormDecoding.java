@@ -1,0 +1,59 @@
+package io.fastpath.form;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.http.codec.FormHttpMessageReader;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.util.Assert;
+
+import io.fastpath.codec.HttpMessageReaderDecorator;
+
+/**
+ * Puts {@link LazyFormHttpMessageReader} in place of the stock
+ * {@link FormHttpMessageReader} (exactly that class: a subclass may customize reading), in
+ * the same position. Replacing it matters: {@code DefaultServerWebExchange} reads the form
+ * with the <em>last</em> reader that can, so a reader merely added beside the stock one
+ * would lose to it, and {@code getFormData()}, {@code ServerRequest.formData()} and
+ * {@code @ModelAttribute} binding would all stay on the stock path.
+ *
+ * @author Fastpath
+ */
+public final class LazyFormDecoding implements HttpMessageReaderDecorator {
+
+	/** Tomcat's, Jetty's and Undertow's default limit on form fields. */
+	public static final int DEFAULT_MAX_FIELDS = 1000;
+
+	private final int maxFields;
+
+	/**
+	 * Create a decorator with the default limit of {@value #DEFAULT_MAX_FIELDS} fields.
+	 */
+	public LazyFormDecoding() {
+		this(DEFAULT_MAX_FIELDS);
+	}
+
+	/**
+	 * Create a decorator with the given limit on form fields.
+	 * @param maxFields the most fields a form may have
+	 */
+	public LazyFormDecoding(int maxFields) {
+		Assert.isTrue(maxFields >= 0, "Maximum number of fields must not be negative");
+		this.maxFields = maxFields;
+	}
+
+	@Override
+	public List<HttpMessageReader<?>> decorate(List<HttpMessageReader<?>> readers) {
+		List<HttpMessageReader<?>> result = new ArrayList<>(readers.size());
+		for (HttpMessageReader<?> reader : readers) {
+			if (reader.getClass() == FormHttpMessageReader.class) {
+				result.add(new LazyFormHttpMessageReader((FormHttpMessageReader) reader, this.maxFields));
+			}
+			else {
+				result.add(reader);
+			}
+		}
+		return result;
+	}
+
+}

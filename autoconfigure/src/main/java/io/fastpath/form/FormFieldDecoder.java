@@ -86,7 +86,7 @@ final class FormFieldDecoder {
 	private static void append(StringBuilder text, byte[] bytes, int start, int end, Charset charset)
 			throws CharacterCodingException {
 
-		if (charset.equals(StandardCharsets.ISO_8859_1) || isAscii(bytes, start, end)) {
+		if (charset.equals(StandardCharsets.ISO_8859_1) || (isAsciiCompatible(charset) && isAscii(bytes, start, end))) {
 			for (int i = start; i < end; i++) {
 				text.append((char) (bytes[i] & 0xFF));
 			}
@@ -98,6 +98,15 @@ final class FormFieldDecoder {
 			.onUnmappableCharacter(CodingErrorAction.REPORT)
 			.decode(ByteBuffer.wrap(bytes, start, end - start));
 		text.append(chars);
+	}
+
+	/**
+	 * Whether the charset encodes ASCII characters as the same single bytes, and uses
+	 * bytes below 0x80 for nothing else: then a form can be scanned as bytes.
+	 */
+	static boolean isAsciiCompatible(Charset charset) {
+		return charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.ISO_8859_1)
+				|| charset.equals(StandardCharsets.US_ASCII);
 	}
 
 	private static boolean isAscii(byte[] bytes, int start, int end) {

@@ -94,7 +94,7 @@ public final class FormParameters {
 	 * @throws TooManyFormFieldsException if there are more than {@code maxFields} fields
 	 */
 	public static FormParameters parse(byte[] body, Charset charset, int maxFields) {
-		if (isAsciiCompatible(charset)) {
+		if (FormFieldDecoder.isAsciiCompatible(charset)) {
 			return scan(body, charset, charset, maxFields);
 		}
 		// '&', '=', '%', '+' and blanks may be several bytes here (UTF-16, ...): scan the
@@ -144,11 +144,6 @@ public final class FormParameters {
 	 */
 	public static Mono<FormParameters> from(ServerWebExchange exchange) {
 		return exchange.getFormData().map(FormParameters::of);
-	}
-
-	private static boolean isAsciiCompatible(Charset charset) {
-		return charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.ISO_8859_1)
-				|| charset.equals(StandardCharsets.US_ASCII);
 	}
 
 	private static byte[] toUtf8(byte[] body, Charset charset) {

@@ -120,6 +120,12 @@ class FormParametersTests {
 	}
 
 	@Test
+	void decodesEscapesOfAsciiCharactersInUtf16AsPairsOfBytes() {
+		byte[] body = "a=%00%2B%D8%34%DD%1E".getBytes(StandardCharsets.UTF_16);
+		assertThat(FormParameters.parse(body, StandardCharsets.UTF_16, 1000).getFirst("a")).isEqualTo("+𝄞");
+	}
+
+	@Test
 	void rejectsABodyInvalidInACharsetThatIsReEncoded() {
 		byte[] body = { 0, 'a', 0, '=', (byte) 0xD8, 0 };
 		assertThatExceptionOfType(MalformedFormDataException.class)

@@ -5,6 +5,9 @@ import java.util.List;
 import io.fastpath.buffer.AggregatingHttpMessageReader;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
+import io.fastpath.form.FormArgumentsWebFluxConfigurer;
+import io.fastpath.form.LazyFormDecoding;
+import io.fastpath.form.LazyFormHttpMessageReader;
 import io.fastpath.json.JsonArrayDecoder;
 import io.fastpath.json.JsonArrayDecoding;
 import org.junit.jupiter.api.Test;
@@ -32,6 +35,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
@@ -45,7 +49,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FastpathAutoConfigurationTests {
 
 	private static final AutoConfigurations fastpath = AutoConfigurations.of(FastpathAutoConfiguration.class,
-			FastpathWebFluxAutoConfiguration.class, FastpathWebClientAutoConfiguration.class);
+			FastpathWebFluxAutoConfiguration.class, FastpathWebClientAutoConfiguration.class,
+			FastpathFormArgumentsAutoConfiguration.class);
 
 	private final ReactiveWebApplicationContextRunner contextRunner = new ReactiveWebApplicationContextRunner()
 		.withConfiguration(fastpath);
@@ -58,6 +63,8 @@ class FastpathAutoConfigurationTests {
 	void everyFeatureIsRegisteredByDefault() {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(WholeBodyAggregation.class)
 			.hasSingleBean(JsonArrayDecoding.class)
+			.hasSingleBean(LazyFormDecoding.class)
+			.hasSingleBean(FormArgumentsWebFluxConfigurer.class)
 			.hasSingleBean(ServerCodecConfigurerDecoratingPostProcessor.class)
 			.hasSingleBean(FastpathWebClientCustomizer.class)
 			.hasSingleBean(FastpathProperties.class));
@@ -68,8 +75,70 @@ class FastpathAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("fastpath.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(WholeBodyAggregation.class)
 				.doesNotHaveBean(JsonArrayDecoding.class)
+				.doesNotHaveBean(LazyFormDecoding.class)
 				.doesNotHaveBean(ServerCodecConfigurerDecoratingPostProcessor.class)
 				.doesNotHaveBean(FastpathWebClientCustomizer.class));
+	}
+
+	@Test
+	void formArgumentsStayWhenFastpathIsDisabledSoControllersKeepWorking() {
+		this.contextRunner.withPropertyValues("fastpath.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(FormArgumentsWebFluxConfigurer.class));
+	}
+
+	@Test
+	void formArgumentsBackOffWhenTheApplicationDefinesThem() {
+		this.contextRunner
+			.withBean("customFormArguments", FormArgumentsWebFluxConfigurer.class,
+					() -> new FormArgumentsWebFluxConfigurer(null))
+			.run((context) -> assertThat(context).hasSingleBean(FormArgumentsWebFluxConfigurer.class)
+				.hasBean("customFormArguments"));
+	}
+
+	@Test
+	void formArgumentsAreNotRegisteredOutsideReactiveWebApplications() {
+		new ApplicationContextRunner().withConfiguration(fastpath)
+			.run((context) -> assertThat(context).doesNotHaveBean(FormArgumentsWebFluxConfigurer.class));
+	}
+
+	@Test
+	void lazyFormDecodingBacksOffWhenFormFeatureIsSwitchedOff() {
+		this.contextRunner.withPropertyValues("fastpath.form.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LazyFormDecoding.class)
+				.hasSingleBean(FormArgumentsWebFluxConfigurer.class));
+	}
+
+	@Test
+	void lazyFormDecodingBacksOffWhenTheApplicationDefinesOne() {
+		this.contextRunner.withBean("customFormDecoding", LazyFormDecoding.class, () -> new LazyFormDecoding(5))
+			.run((context) -> assertThat(context).hasSingleBean(LazyFormDecoding.class)
+				.hasBean("customFormDecoding"));
+	}
+
+	@Test
+	void serverFormReaderIsLazyWithTheConfiguredLimits() {
+		this.webFluxRunner
+			.withPropertyValues("fastpath.form.max-parameters=5", "spring.http.codecs.max-in-memory-size=1KB")
+			.run((context) -> {
+				ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+				assertThat(configurer.getReaders()).noneMatch((reader) -> reader.getClass() == FormHttpMessageReader.class)
+					.filteredOn(LazyFormHttpMessageReader.class::isInstance)
+					.singleElement()
+					.satisfies((reader) -> {
+						assertThat(((LazyFormHttpMessageReader) reader).getMaxFields()).isEqualTo(5);
+						assertThat(((LazyFormHttpMessageReader) reader).getStockReader().getMaxInMemorySize())
+							.isEqualTo(1024);
+					});
+			});
+	}
+
+	@Test
+	void serverFormReaderIsStockWhenFormFeatureIsSwitchedOff() {
+		this.webFluxRunner.withPropertyValues("fastpath.form.enabled=false").run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(configurer.getReaders()).noneMatch(LazyFormHttpMessageReader.class::isInstance)
+				.anyMatch((reader) -> reader.getClass() == FormHttpMessageReader.class);
+		});
 	}
 
 	@Test
@@ -98,6 +167,7 @@ class FastpathAutoConfigurationTests {
 	void nothingIsRegisteredWithoutWebFlux() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.web.reactive"))
 			.run((context) -> assertThat(context).doesNotHaveBean(WholeBodyAggregation.class)
+				.doesNotHaveBean(FormArgumentsWebFluxConfigurer.class)
 				.doesNotHaveBean(ServerCodecConfigurerDecoratingPostProcessor.class)
 				.doesNotHaveBean(FastpathWebClientCustomizer.class));
 	}

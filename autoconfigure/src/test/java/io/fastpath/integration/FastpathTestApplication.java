@@ -1,17 +1,30 @@
 package io.fastpath.integration;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonView;
+import io.fastpath.form.FormParam;
+import io.fastpath.form.FormParameters;
+import io.fastpath.form.RequestParameters;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * A WebFlux application for the integration tests: endpoints that read whole bodies of
@@ -63,6 +76,61 @@ public class FastpathTestApplication {
 		Person summary(@RequestBody @JsonView(Person.Summary.class) Person person) {
 			return person;
 		}
+
+	}
+
+	@RestController
+	static class FormController {
+
+		@PostMapping("/form/fields")
+		Mono<Map<String, Object>> fields(@FormParam String name, @FormParam int age, @FormParam boolean active,
+				@FormParam Color color, @FormParam("score") List<Integer> scores, @FormParam Optional<String> nickname,
+				@FormParam(defaultValue = "Paris") String city, @FormParam(required = false) @Nullable Long ticket,
+				FormParameters form, RequestParameters parameters, ServerWebExchange exchange) {
+			Map<String, Object> fields = new LinkedHashMap<>();
+			fields.put("name", name);
+			fields.put("age", age);
+			fields.put("active", active);
+			fields.put("color", color);
+			fields.put("scores", scores);
+			fields.put("nickname", nickname.orElse("-"));
+			fields.put("city", city);
+			fields.put("ticket", String.valueOf(ticket));
+			fields.put("formNames", List.copyOf(form.names()));
+			fields.put("source", parameters.getAll("source"));
+			return exchange.getFormData().map((formData) -> {
+				fields.put("sameForm", FormParameters.of(formData) == form);
+				return fields;
+			});
+		}
+
+		@PostMapping("/form/model")
+		Signup model(@ModelAttribute Signup signup) {
+			return signup;
+		}
+
+		@PostMapping("/form/first")
+		Mono<String> first(ServerWebExchange exchange) {
+			return exchange.getFormData().map((formData) -> String.valueOf(formData.getFirst("q")));
+		}
+
+	}
+
+	@Bean
+	RouterFunction<ServerResponse> functionalForm() {
+		return RouterFunctions.route()
+			.POST("/form/functional", (request) -> request.formData()
+				.flatMap((formData) -> ServerResponse.ok().bodyValue(formData.toSingleValueMap())))
+			.build();
+	}
+
+	enum Color {
+
+		RED, GREEN
+
+	}
+
+	record Signup(String email, int seats, List<String> tags) {
 
 	}
 

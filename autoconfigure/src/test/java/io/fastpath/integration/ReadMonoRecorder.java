@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fastpath.buffer.AggregatingHttpMessageReader;
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.form.LazyFormHttpMessageReader;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -18,10 +19,10 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /**
- * Records which Fastpath aggregating readers were asked for a whole body, on which side
- * ("server:" or "client:") and for which decoder, so tests can prove the path was taken.
- * Applied last, it wraps each {@link AggregatingHttpMessageReader} with a recording
- * pass-through.
+ * Records which Fastpath whole-body readers were asked for a body, on which side
+ * ("server:" or "client:") and for which decoder, so tests can prove the path was taken
+ * and count reads. Applied last, it wraps each {@link AggregatingHttpMessageReader} and
+ * {@link LazyFormHttpMessageReader} with a recording pass-through.
  */
 class ReadMonoRecorder implements HttpMessageReaderDecorator {
 
@@ -37,19 +38,26 @@ class ReadMonoRecorder implements HttpMessageReaderDecorator {
 
 	@Override
 	public List<HttpMessageReader<?>> decorate(List<HttpMessageReader<?>> readers) {
-		return readers.stream().<HttpMessageReader<?>>map((reader) -> (reader instanceof AggregatingHttpMessageReader<?> aggregating)
-				? new Recording<>(aggregating) : reader).toList();
+		return readers.stream().<HttpMessageReader<?>>map((reader) -> {
+			if (reader instanceof AggregatingHttpMessageReader<?> aggregating) {
+				return new Recording<>(aggregating, aggregating.getDelegate().getDecoder().getClass().getSimpleName());
+			}
+			if (reader instanceof LazyFormHttpMessageReader lazyForm) {
+				return new Recording<>(lazyForm, "LazyFormHttpMessageReader");
+			}
+			return reader;
+		}).toList();
 	}
 
 	private final class Recording<T> implements HttpMessageReader<T> {
 
-		private final AggregatingHttpMessageReader<T> delegate;
+		private final HttpMessageReader<T> delegate;
 
 		private final String decoder;
 
-		Recording(AggregatingHttpMessageReader<T> delegate) {
+		Recording(HttpMessageReader<T> delegate, String decoder) {
 			this.delegate = delegate;
-			this.decoder = delegate.getDelegate().getDecoder().getClass().getSimpleName();
+			this.decoder = decoder;
 		}
 
 		@Override
@@ -70,7 +78,8 @@ class ReadMonoRecorder implements HttpMessageReaderDecorator {
 		@Override
 		public Mono<T> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
 				Map<String, Object> hints) {
-			ReadMonoRecorder.this.reads.add("client:" + this.decoder);
+			String side = (message instanceof ServerHttpRequest) ? "server:" : "client:";
+			ReadMonoRecorder.this.reads.add(side + this.decoder);
 			return this.delegate.readMono(elementType, message, hints);
 		}
 

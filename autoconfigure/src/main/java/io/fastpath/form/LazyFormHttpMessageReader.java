@@ -7,8 +7,13 @@ import java.util.Map;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoOperator;
+import reactor.core.publisher.Operators;
+import reactor.util.context.Context;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Hints;
@@ -107,22 +112,22 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 			return this.stock.readMono(elementType, message, hints);
 		}
 		Charset charset = charset(message.getHeaders().getContentType());
-		int maxFields = this.maxFields;
-		return DataBufferAggregator
-			.aggregate(message.getBody(), this.stock.getMaxInMemorySize(), message.getHeaders().getContentLength())
-			.map(buffer -> {
-				byte[] body = new byte[buffer.readableByteCount()];
-				try {
-					buffer.read(body);
-				}
-				finally {
-					DataBufferUtils.release(buffer);
-				}
-				FormParameters parameters = FormParameters.parse(body, charset, maxFields);
-				logFields(parameters, hints);
-				return (MultiValueMap<String, String>) new FormDataMap(parameters);
-			})
-			.onErrorMap(DataBufferLimitException.class, ContentTooLargeException::new);
+		Mono<DataBuffer> body = DataBufferAggregator.aggregate(message.getBody(), this.stock.getMaxInMemorySize(),
+				message.getHeaders().getContentLength());
+		return new ParsingMono(body, charset, hints);
+	}
+
+	private MultiValueMap<String, String> parse(DataBuffer buffer, Charset charset, Map<String, Object> hints) {
+		byte[] body = new byte[buffer.readableByteCount()];
+		try {
+			buffer.read(body);
+		}
+		finally {
+			DataBufferUtils.release(buffer);
+		}
+		FormParameters parameters = FormParameters.parse(body, charset, this.maxFields);
+		logFields(parameters, hints);
+		return new FormDataMap(parameters);
 	}
 
 	private Charset charset(@Nullable MediaType contentType) {
@@ -137,6 +142,117 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 							? LogFormatUtils.formatValue(parameters.toMultiValueMap(), !traceOn)
 							: "form fields " + parameters.names() + " (content masked)"));
 		}
+	}
+
+	/**
+	 * Parses the joined body and answers a body over the size limit with 413: what
+	 * {@code map} and {@code onErrorMap} would do, in one operator rather than two, since
+	 * they measured as a fifth of the time of reading a small form.
+	 */
+	private final class ParsingMono extends MonoOperator<DataBuffer, MultiValueMap<String, String>> {
+
+		private final Charset charset;
+
+		private final Map<String, Object> hints;
+
+		ParsingMono(Mono<DataBuffer> body, Charset charset, Map<String, Object> hints) {
+			super(body);
+			this.charset = charset;
+			this.hints = hints;
+		}
+
+		@Override
+		public void subscribe(CoreSubscriber<? super MultiValueMap<String, String>> actual) {
+			this.source.subscribe(new ParsingSubscriber(actual, this.charset, this.hints));
+		}
+
+	}
+
+	private final class ParsingSubscriber implements CoreSubscriber<DataBuffer>, Subscription {
+
+		private final CoreSubscriber<? super MultiValueMap<String, String>> actual;
+
+		private final Charset charset;
+
+		private final Map<String, Object> hints;
+
+		private @Nullable Subscription upstream;
+
+		private boolean done;
+
+		ParsingSubscriber(CoreSubscriber<? super MultiValueMap<String, String>> actual, Charset charset,
+				Map<String, Object> hints) {
+			this.actual = actual;
+			this.charset = charset;
+			this.hints = hints;
+		}
+
+		@Override
+		public Context currentContext() {
+			return this.actual.currentContext();
+		}
+
+		@Override
+		public void onSubscribe(Subscription subscription) {
+			if (Operators.validate(this.upstream, subscription)) {
+				this.upstream = subscription;
+				this.actual.onSubscribe(this);
+			}
+		}
+
+		@Override
+		public void onNext(DataBuffer buffer) {
+			if (this.done) {
+				DataBufferUtils.release(buffer);
+				return;
+			}
+			MultiValueMap<String, String> form;
+			try {
+				form = parse(buffer, this.charset, this.hints);
+			}
+			catch (Throwable ex) {
+				this.done = true;
+				cancel();
+				this.actual.onError(ex);
+				return;
+			}
+			this.actual.onNext(form);
+		}
+
+		@Override
+		public void onError(Throwable error) {
+			if (this.done) {
+				Operators.onErrorDropped(error, currentContext());
+				return;
+			}
+			this.done = true;
+			this.actual.onError((error instanceof DataBufferLimitException) ? new ContentTooLargeException(error) : error);
+		}
+
+		@Override
+		public void onComplete() {
+			if (!this.done) {
+				this.done = true;
+				this.actual.onComplete();
+			}
+		}
+
+		@Override
+		public void request(long n) {
+			Subscription upstream = this.upstream;
+			if (upstream != null) {
+				upstream.request(n);
+			}
+		}
+
+		@Override
+		public void cancel() {
+			Subscription upstream = this.upstream;
+			if (upstream != null) {
+				upstream.cancel();
+			}
+		}
+
 	}
 
 }

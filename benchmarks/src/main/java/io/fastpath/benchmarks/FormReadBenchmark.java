@@ -1,0 +1,131 @@
+package io.fastpath.benchmarks;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+
+import io.fastpath.form.FormParameters;
+import io.fastpath.form.LazyFormHttpMessageReader;
+import io.fastpath.form.RequestParameters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import reactor.core.publisher.Flux;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.FormHttpMessageReader;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/**
+ * A form body read as {@code ServerWebExchange.getFormData()} reads it, from one heap
+ * buffer: the stock {@link FormHttpMessageReader} against Fastpath's lazy reader, then
+ * <ul>
+ * <li>{@code read2}: two fields read by name (one percent-encoded, one plain);</li>
+ * <li>{@code map}: the whole multi-value map used;</li>
+ * <li>{@code merged}: two lookups in query + form parameters, which stock code gets by
+ * copying both maps into one, and Fastpath by a {@link RequestParameters} view.</li>
+ * </ul>
+ * A fifth to a third of the values are percent-encoded.
+ */
+@State(Scope.Thread)
+public class FormReadBenchmark {
+
+	private static final ResolvableType FORM = ResolvableType.forClassWithGenerics(MultiValueMap.class, String.class,
+			String.class);
+
+	private static final Map<String, Object> NO_HINTS = Collections.emptyMap();
+
+	@Param({ "5", "50" })
+	public int fields;
+
+	@Param({ "read2", "map", "merged" })
+	public String use;
+
+	private final FormHttpMessageReader stockReader = new FormHttpMessageReader();
+
+	private final LazyFormHttpMessageReader fastpathReader = new LazyFormHttpMessageReader(new FormHttpMessageReader(),
+			1000);
+
+	private final HttpHeaders headers = new HttpHeaders();
+
+	private final URI uri = URI.create("http://localhost/orders?page=2&sort=date&filter=open");
+
+	private final MultiValueMap<String, String> query = UriComponentsBuilder.fromUri(this.uri)
+		.build()
+		.getQueryParams();
+
+	private byte[] body;
+
+	private BenchmarkServerRequest request;
+
+	private String encodedName;
+
+	private String plainName;
+
+	private final ValueSink<MultiValueMap<String, String>> sink = new ValueSink<>();
+
+	@Setup
+	public void setUp() {
+		StringBuilder form = new StringBuilder();
+		if (this.fields == 5) {
+			form.append("name=Ada+Lovelace&email=ada%40example.com&age=36&city=London&message=Hello%2C+world%21");
+			this.encodedName = "email";
+			this.plainName = "city";
+		}
+		else {
+			for (int i = 0; i < this.fields; i++) {
+				form.append(i == 0 ? "" : "&").append("field").append(i).append('=');
+				form.append((i % 3 == 0) ? "value+" + i + "%2C+encoded%21" : "value" + i);
+			}
+			this.encodedName = "field30";
+			this.plainName = "field41";
+		}
+		this.body = form.toString().getBytes(StandardCharsets.UTF_8);
+		this.headers.setContentType(MediaType.APPLICATION_FORM_URLENCODED);
+		this.headers.setContentLength(this.body.length);
+		this.request = new BenchmarkServerRequest(this.uri, this.headers);
+	}
+
+	@Benchmark
+	public int stock() {
+		this.stockReader.readMono(FORM, request(), NO_HINTS).subscribe(this.sink);
+		MultiValueMap<String, String> form = this.sink.take();
+		return switch (this.use) {
+			case "read2" -> form.getFirst(this.encodedName).length() + form.getFirst(this.plainName).length();
+			case "map" -> form.size();
+			default -> {
+				MultiValueMap<String, String> all = new LinkedMultiValueMap<>();
+				this.query.forEach(all::addAll);
+				form.forEach(all::addAll);
+				yield all.getFirst("page").length() + all.getFirst(this.encodedName).length();
+			}
+		};
+	}
+
+	@Benchmark
+	public int fastpath() {
+		this.fastpathReader.readMono(FORM, request(), NO_HINTS).subscribe(this.sink);
+		MultiValueMap<String, String> form = this.sink.take();
+		return switch (this.use) {
+			case "read2" -> form.getFirst(this.encodedName).length() + form.getFirst(this.plainName).length();
+			case "map" -> form.size();
+			default -> {
+				RequestParameters all = new RequestParameters(this.query, FormParameters.of(form));
+				yield all.getFirst("page").length() + all.getFirst(this.encodedName).length();
+			}
+		};
+	}
+
+	private BenchmarkServerRequest request() {
+		return this.request.withBody(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(this.body)));
+	}
+
+}

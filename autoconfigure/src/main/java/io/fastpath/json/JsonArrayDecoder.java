@@ -45,7 +45,6 @@ import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.LimitedDataBufferList;
-import org.springframework.core.io.buffer.PooledDataBuffer;
 import org.springframework.core.log.LogFormatUtils;
 import org.springframework.http.HttpLogging;
 import org.springframework.http.codec.HttpMessageDecoder;
@@ -188,9 +187,10 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse);
 			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
 			return Flux.from(input)
-				.concatMapIterable((chunk) -> elements.feed(splitter, chunk))
+				.map(InFlightBuffer::new)
+				.concatMapIterable((chunk) -> elements.feed(splitter, chunk.handOver()))
 				.concatWith(Flux.defer(() -> Flux.fromIterable(elements.end(splitter))))
-				.doOnDiscard(PooledDataBuffer.class, DataBufferUtils::release);
+				.doOnDiscard(InFlightBuffer.class, InFlightBuffer::release);
 		});
 	}
 
@@ -205,13 +205,16 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		// The parts are gathered, not joined: heap parts are streamed to the parser, so the
 		// body is never copied into one buffer first (stock joins it).
 		return Flux.from(input)
-			.collect(() -> new LimitedDataBufferList(getMaxInMemorySize()), LimitedDataBufferList::add)
-			.<Object>handle((parts, sink) -> {
+			.map(InFlightBuffer::new)
+			.collect(() -> new GatheredParts(getMaxInMemorySize()), GatheredParts::add)
+			.<Object>handle((gathered, sink) -> {
+				List<DataBuffer> parts = gathered.handOver();
 				if (!parts.isEmpty()) {
 					emit(decodeParts(parts, elementType, mimeType, withContext(hints, sink.contextView())), sink);
 				}
 			})
-			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+			.doOnDiscard(InFlightBuffer.class, InFlightBuffer::release)
+			.doOnDiscard(GatheredParts.class, GatheredParts::release);
 	}
 
 	private static void emit(@Nullable Object value, SynchronousSink<Object> sink) {
@@ -408,6 +411,47 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * Reads the elements of the regions a splitter hands over, one parser per region. One
 	 * per stream, fed serially, so it keeps the values of the current step in a field.
 	 */
+	/**
+	 * The parts of a body gathered for a whole value, in a container that is not a
+	 * {@code Collection}, so that Reactor discards it as one object, to this decoder's hook
+	 * only (see {@link InFlightBuffer}).
+	 */
+	private static final class GatheredParts {
+
+		private final LimitedDataBufferList parts;
+
+		private boolean handedOver;
+
+		GatheredParts(int maxByteCount) {
+			this.parts = new LimitedDataBufferList(maxByteCount);
+		}
+
+		void add(InFlightBuffer part) {
+			DataBuffer buffer = part.handOver();
+			try {
+				this.parts.add(buffer);
+			}
+			catch (RuntimeException ex) {
+				DataBufferUtils.release(buffer);
+				throw ex;
+			}
+		}
+
+		/** Hand the parts over to a consumer that releases them. */
+		List<DataBuffer> handOver() {
+			this.handedOver = true;
+			return this.parts;
+		}
+
+		void release() {
+			if (!this.handedOver) {
+				this.handedOver = true;
+				this.parts.releaseAndClear();
+			}
+		}
+
+	}
+
 	private final class ElementReader implements JsonElementSplitter.Regions {
 
 		private final ObjectReader reader;

@@ -109,9 +109,7 @@ final class JsonElementSplitter {
 
 	/**
 	 * Take a chunk, and hand over the elements it completes. The chunk is released when
-	 * this returns; when it throws, the chunk is the caller's to release, as Reactor's
-	 * {@code concatMapIterable} does with the element its mapper failed on (releasing it
-	 * here too would release it twice).
+	 * this returns or throws.
 	 * @param chunk the next bytes of the stream
 	 * @param regions receives the bytes of complete elements
 	 * @throws DecodingException if the bytes between elements are not valid JSON
@@ -119,10 +117,14 @@ final class JsonElementSplitter {
 	 */
 	void feed(DataBuffer chunk, Regions regions) {
 		int length = chunk.readableByteCount();
-		ensureCapacity(length);
-		chunk.read(this.bytes, this.size, length);
+		try {
+			ensureCapacity(length);
+			chunk.read(this.bytes, this.size, length);
+		}
+		finally {
+			DataBufferUtils.release(chunk);
+		}
 		take(length, regions);
-		DataBufferUtils.release(chunk);
 	}
 
 	private void take(int length, Regions regions) {
@@ -206,8 +208,10 @@ final class JsonElementSplitter {
 			}
 			return i;
 		}
-		// Top level, as the stock tokenizer: a literal needs whitespace after it; a number
-		// ends at any delimiter, and at a '-' after a digit ("1-2" is two numbers).
+		// Top level, as the stock tokenizer (Jackson's non-blocking parser): an integer ends
+		// at any delimiter, and at a '-' after a digit ("1-2" is two numbers); a number with
+		// a fraction or an exponent needs whitespace after it; a literal needs whitespace
+		// or a string after it ("true\"x\"" is two values).
 		boolean literal = isLetter(bytes[this.elementStart]);
 		while (i < end && !SCALAR_DELIMITERS[bytes[i] & 0xFF]
 				&& (literal || bytes[i] != '-' || !isDigit(bytes[i - 1]))) {
@@ -215,7 +219,7 @@ final class JsonElementSplitter {
 		}
 		if (i < end) {
 			boolean spaced = isWhitespace(bytes[i]);
-			if (literal && !spaced) {
+			if (!spaced && (literal ? bytes[i] != '"' : isFloatingPoint(bytes, this.elementStart, i))) {
 				throw error("Unexpected character ('" + (char) bytes[i]
 						+ "'): expected space separating root-level values", i);
 			}
@@ -226,6 +230,16 @@ final class JsonElementSplitter {
 			}
 		}
 		return i;
+	}
+
+	private static boolean isFloatingPoint(byte[] bytes, int start, int end) {
+		for (int i = start; i < end; i++) {
+			byte b = bytes[i];
+			if (b == '.' || b == 'e' || b == 'E') {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

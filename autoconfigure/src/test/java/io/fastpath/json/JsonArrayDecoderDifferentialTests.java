@@ -1,10 +1,12 @@
 package io.fastpath.json;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -21,6 +23,7 @@ import io.fastpath.json.RandomJson.Kind;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,7 +37,6 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.CodecException;
 import org.springframework.core.codec.Decoder;
 import org.springframework.core.codec.DecodingException;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.PooledDataBuffer;
@@ -58,6 +60,10 @@ class JsonArrayDecoderDifferentialTests {
 	private static final long SEED = seed(System.getProperty("fastpath.seed", "20261130"));
 
 	private static final int CASES = Integer.getInteger("fastpath.cases", 120);
+
+	private static final int DEFAULT_FUZZ_SECONDS = 15;
+
+	private static final int FUZZ_SECONDS = Integer.getInteger("fastpath.fuzz.seconds", DEFAULT_FUZZ_SECONDS);
 
 	private static long seed(String property) {
 		return "random".equals(property) ? new Random().nextLong() : Long.parseLong(property);
@@ -143,7 +149,7 @@ class JsonArrayDecoderDifferentialTests {
 		long testSeed = mix(SEED + mix(31L * target.name().hashCode() + buffers.ordinal()));
 		List<Failure> failures = new ArrayList<>();
 		for (int i = 0; i < CASES; i++) {
-			Case testCase = createCase(target, new Random(mix(testSeed + i)), i);
+			Case testCase = createCase(target, new Random(mix(testSeed + i)), i, null);
 			if (testCase == null) {
 				casesSkipped.incrementAndGet();
 				continue;
@@ -176,14 +182,63 @@ class JsonArrayDecoderDifferentialTests {
 		}
 	}
 
-	private @Nullable Case createCase(Target target, Random random, int index) {
+	/**
+	 * The fuzz suite: cases of every target and buffer factory, each body mutated (bits
+	 * flipped, bytes inserted and deleted, truncated, nested past Jackson's depth limit,
+	 * numbers and strings around its length limits, invalid UTF-8), until the time budget
+	 * ({@code -Dfastpath.fuzz.seconds}, {@value #DEFAULT_FUZZ_SECONDS} in a build) is spent.
+	 * Fastpath must fail as stock fails, never hang, never emit what stock would not, and
+	 * release every buffer. Repeat one case with {@code -Dfastpath.fuzz.case=<n>}.
+	 */
+	@Test
+	void fuzzedBodiesAreDecodedLikeStock() {
+		List<Arguments> all = targets().toList();
+		Map<Buffers, LeakTrackingDataBufferFactory> factories = new EnumMap<>(Buffers.class);
+		Subjects subjects = new Subjects();
+		long fuzzSeed = mix(SEED ^ 0x5EED_F022L);
+		Integer only = Integer.getInteger("fastpath.fuzz.case");
+		long deadline = System.nanoTime() + Duration.ofSeconds(FUZZ_SECONDS).toNanos();
+		List<String> failures = new ArrayList<>();
+		int cases = 0;
+		for (int i = (only != null ? only : 0); (only != null) ? i == only : System.nanoTime() < deadline; i++) {
+			Random random = new Random(mix(fuzzSeed + i));
+			Arguments arguments = all.get(random.nextInt(all.size()));
+			Target target = (Target) arguments.get()[0];
+			Buffers buffers = (Buffers) arguments.get()[1];
+			Damage damage = (random.nextInt(10) < 7) ? Damage.FUZZ.get(random.nextInt(Damage.FUZZ.size()))
+					: Damage.values()[random.nextInt(Damage.values().length)];
+			Case testCase = createCase(target, random, i, damage);
+			if (testCase == null) {
+				continue;
+			}
+			cases++;
+			LeakTrackingDataBufferFactory factory = factories.computeIfAbsent(buffers, Buffers::create);
+			Failure failure = check(testCase, subjects, factory, false);
+			if (failure != null) {
+				failures.add("fuzz case " + i + " (-Dfastpath.fuzz.case=" + i + "): "
+						+ failure.describe(subjects, buffers, failures.isEmpty()));
+				if (failures.size() == 3) {
+					break;
+				}
+			}
+		}
+		factories.forEach((buffers, factory) -> factory.assertNoLeaks());
+		System.out.printf("JsonArrayDecoderDifferentialTests: fuzzed %d cases in %d s (seed %d)%n", cases,
+				FUZZ_SECONDS, SEED);
+		assertThat(failures).as("fuzz cases that disagree with stock (seed " + SEED + ")").isEmpty();
+	}
+
+	private @Nullable Case createCase(Target target, Random random, int index, @Nullable Damage forced) {
 		RandomJson json = new RandomJson(random);
 		if (target.flux()) {
 			json.forFlux();
 		}
 		double roll = random.nextDouble();
-		Damage damage = null;
-		if (roll < WRONG_TYPES_SHARE) {
+		Damage damage = forced;
+		if (forced != null) {
+			roll = 1;
+		}
+		else if (roll < WRONG_TYPES_SHARE) {
 			json = json.withWrongTypes(0.02 + random.nextDouble() * 0.3);
 		}
 		else if (roll >= WRONG_TYPES_SHARE + VALID_SHARE) {

@@ -34,7 +34,29 @@ final class RandomJson {
 	enum Damage {
 
 		TRUNCATED, TRAILING_GARBAGE, LEADING_GARBAGE, EXTRA_COMMA, BAD_NUMBER, BAD_LITERAL, UNBALANCED,
-		INVALID_UTF8, BAD_STRING, BYTE_ORDER_MARK
+		INVALID_UTF8, BAD_STRING, BYTE_ORDER_MARK,
+
+		/** Fuzzing: one to three bits flipped anywhere. */
+		FLIPPED_BITS,
+
+		/** Fuzzing: one to three bytes of any value inserted anywhere, NUL and structure likely. */
+		INSERTED_BYTES,
+
+		/** Fuzzing: one to three runs of bytes deleted anywhere. */
+		DELETED_BYTES,
+
+		/** Fuzzing: an element nested hundreds to thousands deep, around Jackson's depth limit. */
+		DEEP_NESTING,
+
+		/** Fuzzing: a number of hundreds to thousands of digits, around Jackson's length limit. */
+		HUGE_NUMBER,
+
+		/** Fuzzing: a string of tens of thousands of characters. */
+		LONG_STRING;
+
+		/** The damage that mutates bytes or sizes rather than one JSON construct. */
+		static final List<Damage> FUZZ = List.of(FLIPPED_BITS, INSERTED_BYTES, DELETED_BYTES, TRUNCATED,
+				DEEP_NESTING, HUGE_NUMBER, LONG_STRING, INVALID_UTF8);
 
 	}
 
@@ -544,7 +566,79 @@ final class RandomJson {
 			case BAD_STRING -> (chance(0.1) ? unterminatedString(body, structure)
 					: insertIntoString(body, structure, bytes(pick(BAD_STRING_PARTS))));
 			case BYTE_ORDER_MARK -> byteOrderMark(body, structure);
+			case FLIPPED_BITS -> flipBits(body);
+			case INSERTED_BYTES -> insertBytes(body);
+			case DELETED_BYTES -> deleteBytes(body);
+			case DEEP_NESTING -> insertAsElement(body, structure, deeplyNested());
+			case HUGE_NUMBER -> replaceOrInsert(body, structure.numbers, hugeNumber(), structure);
+			case LONG_STRING -> replaceOrInsert(body, structure.strings, longString(), structure);
 		};
+	}
+
+	private byte[] flipBits(byte[] body) {
+		byte[] flipped = body.clone();
+		int flips = 1 + this.random.nextInt(3);
+		for (int i = 0; i < flips && flipped.length > 0; i++) {
+			flipped[this.random.nextInt(flipped.length)] ^= (byte) (1 << this.random.nextInt(8));
+		}
+		return flipped;
+	}
+
+	private byte[] insertBytes(byte[] body) {
+		byte[] result = body;
+		int inserts = 1 + this.random.nextInt(3);
+		for (int i = 0; i < inserts; i++) {
+			byte b = (chance(0.5) ? (byte) (char) pick('\0', '[', ']', '{', '}', ',', ':', '"', '\\', '-', '.', 'e', (char) 0xC3,
+					(char) 0x80) : (byte) this.random.nextInt(256));
+			result = splice(result, this.random.nextInt(result.length + 1), 0, new byte[] { b });
+		}
+		return result;
+	}
+
+	private byte[] deleteBytes(byte[] body) {
+		byte[] result = body;
+		int deletes = 1 + this.random.nextInt(3);
+		for (int i = 0; i < deletes && result.length > 0; i++) {
+			int at = this.random.nextInt(result.length);
+			result = splice(result, at, Math.min(1 + this.random.nextInt(3), result.length - at), new byte[0]);
+		}
+		return result;
+	}
+
+	private byte[] deeplyNested() {
+		int depth = pick(50, 499, 500, 501, 1000, 3000);
+		boolean arrays = chance(0.5);
+		StringBuilder nested = new StringBuilder();
+		for (int i = 0; i < depth; i++) {
+			nested.append(arrays ? "[" : "{\"child\":");
+		}
+		nested.append('1');
+		for (int i = 0; i < depth; i++) {
+			nested.append(arrays ? ']' : '}');
+		}
+		return bytes(nested.toString());
+	}
+
+	private byte[] hugeNumber() {
+		int digits = pick(19, 20, 999, 1000, 1001, 5000);
+		StringBuilder number = new StringBuilder(chance(0.3) ? "-" : "");
+		number.append((char) ('1' + this.random.nextInt(9)));
+		for (int i = 1; i < digits; i++) {
+			number.append((char) ('0' + this.random.nextInt(10)));
+		}
+		if (chance(0.3)) {
+			number.append(".5e").append(pick("10", "-400", "400", "9999999999"));
+		}
+		return bytes(number.toString());
+	}
+
+	private byte[] longString() {
+		int length = pick(10_000, 70_000);
+		StringBuilder text = new StringBuilder(length + 2).append('"');
+		for (int i = 0; i < length; i++) {
+			text.append((char) ('a' + this.random.nextInt(26)));
+		}
+		return bytes(text.append('"').toString());
 	}
 
 	/** A UTF-8 byte order mark in front, where JSON allows one, or somewhere else. */

@@ -1,0 +1,55 @@
+package io.fastpath.json;
+
+import java.nio.charset.StandardCharsets;
+
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Flux;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.Decoder;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Top-level values of a stream ({@code application/x-ndjson}) that touch without
+ * whitespace are split, or rejected, exactly where the stock tokenizer (Jackson's
+ * non-blocking parser) splits or rejects them: an integer ends at any delimiter, a number
+ * with a fraction or exponent needs whitespace after it, a literal needs whitespace or a
+ * string. Found by the fuzz suite ({@code 5e0"x"}).
+ */
+class RootValueSeparationTests {
+
+	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
+
+	@AfterEach
+	void noLeaks() {
+		this.factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "5\"x\"", "-5\"x\"", "0\"x\"", "5[1]", "5{}", "1-2", "false-1", "true\"x\"", "null\"x\"",
+			"5e0 \"x\"", "5.5\"x\"", "-5.5\"x\"", "5e0\"x\"", "5E1\"x\"", "5e+1\"x\"", "5e0[1]", "0.0[1]", "5e0{}",
+			"1.5-2", "1e5-2", "5E-1-2", "1e5]", "1.5}", "1,2", "1e1,2", "true[1]", "true{}", "true,1", "true]",
+			"null[1]", "false1", "truex", "12\"x\"\n3.25 4" })
+	void touchingRootValuesAreReadAsStockReadsThem(String body) {
+		for (ResolvableType type : new ResolvableType[] { ResolvableType.forClass(String.class),
+				ResolvableType.forClass(Object.class) }) {
+			DecoderOutcome expected = decode(new JacksonJsonDecoder(JsonMapper.builder().build()), body, type);
+			DecoderOutcome actual = decode(new JsonArrayDecoder(JsonMapper.builder().build()), body, type);
+			assertThat(expected.differenceFrom(actual)).as(body + " as " + type).isNull();
+		}
+	}
+
+	private DecoderOutcome decode(Decoder<?> decoder, String body, ResolvableType type) {
+		return DecoderOutcome.of(() -> decoder.decode(
+				Flux.just(this.factory.bufferOf(body.getBytes(StandardCharsets.UTF_8))), type,
+				MediaType.APPLICATION_NDJSON, null));
+	}
+
+}

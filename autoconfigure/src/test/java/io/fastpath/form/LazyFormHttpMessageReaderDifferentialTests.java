@@ -2,7 +2,9 @@ package io.fastpath.form;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,11 +23,13 @@ import reactor.core.publisher.Flux;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.util.MultiValueMap;
+import org.springframework.web.server.ContentTooLargeException;
 
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 
@@ -48,6 +53,12 @@ class LazyFormHttpMessageReaderDifferentialTests {
 	private static final int CASES = Integer.getInteger("fastpath.cases", 400);
 
 	private static final double MALFORMED_SHARE = 0.15;
+
+	private static final int DEFAULT_FUZZ_SECONDS = 5;
+
+	private static final int FUZZ_SECONDS = Integer.getInteger("fastpath.fuzz.seconds", DEFAULT_FUZZ_SECONDS);
+
+	private static final int FUZZ_MAX_FIELDS = 1000;
 
 	private static final ResolvableType FORM_TYPE = ResolvableType.forClassWithGenerics(MultiValueMap.class,
 			String.class, String.class);
@@ -123,6 +134,169 @@ class LazyFormHttpMessageReaderDifferentialTests {
 		factory.assertNoLeaks();
 	}
 
+	/**
+	 * The fuzz suite for forms: valid forms mutated (bits flipped, bytes inserted and
+	 * deleted, truncated, invalid UTF-8, NUL, a value past the size limit, more fields than
+	 * the field limit) until the time budget ({@code -Dfastpath.fuzz.seconds},
+	 * {@value #DEFAULT_FUZZ_SECONDS} in a build) is spent. Fastpath must read what stock
+	 * reads, or answer where stock answers with a 500 or silently differs: a malformed
+	 * escape (stock's {@code IllegalArgumentException}, or an escape stock's
+	 * {@code Integer.parseInt} lets through such as {@code %+1}), bytes invalid in the charset
+	 * (stock's U+FFFD), too many fields, too large a body; and release every buffer.
+	 */
+	@Test
+	void fuzzedFormsAreReadLikeStock() {
+		LeakTrackingDataBufferFactory heap = LeakTrackingDataBufferFactory.heap();
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		HttpMessageReader<MultiValueMap<String, String>> stock = new FormHttpMessageReader();
+		HttpMessageReader<MultiValueMap<String, String>> lazy = new LazyFormHttpMessageReader(
+				new FormHttpMessageReader(), FUZZ_MAX_FIELDS);
+		long deadline = System.nanoTime() + Duration.ofSeconds(FUZZ_SECONDS).toNanos();
+		long fuzzSeed = mix(SEED ^ 0x5EED_F022L);
+		int cases = 0;
+		for (int i = 0; System.nanoTime() < deadline; i++) {
+			Random random = new Random(mix(fuzzSeed + i));
+			Charset charset = random.nextBoolean() ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1;
+			byte[] body = mutate(random, RandomForm.valid(random, charset).getBytes(charset));
+			LeakTrackingDataBufferFactory factory = random.nextBoolean() ? heap : netty;
+			MediaType contentType = new MediaType(MediaType.APPLICATION_FORM_URLENCODED, charset);
+			List<Integer> cuts = cuts(random, body.length);
+			String description = "[seed=" + SEED + " fuzz case=" + i + " charset=" + charset + "] body: "
+					+ new String(body, StandardCharsets.ISO_8859_1);
+			Outcome expected = read(stock, request(factory, contentType, body, cuts, random.nextBoolean()));
+			Outcome actual = read(lazy, request(factory, contentType, body, cuts, random.nextBoolean()));
+			assertFuzzedAlike(expected, actual, body, description);
+			cases++;
+		}
+		heap.assertNoLeaks();
+		netty.assertNoLeaks();
+		System.out.printf("LazyFormHttpMessageReaderDifferentialTests: fuzzed %d cases in %d s (seed %d)%n", cases,
+				FUZZ_SECONDS, SEED);
+	}
+
+	private static void assertFuzzedAlike(Outcome expected, Outcome actual, byte[] body, String description) {
+		if (expected.error() instanceof IllegalArgumentException) {
+			if (actual.error() instanceof TooManyFormFieldsException) {
+				// The field limit was reached before the malformed escape
+				assertThat(countFields(body)).as(description).isGreaterThan(FUZZ_MAX_FIELDS);
+				return;
+			}
+			assertThat(actual.error()).as(description).isInstanceOf(MalformedFormDataException.class);
+			return;
+		}
+		if (expected.error() instanceof DataBufferLimitException) {
+			assertThat(actual.error()).as(description).isInstanceOf(ContentTooLargeException.class);
+			return;
+		}
+		assertThat(expected.error()).as(description).isNull();
+		MultiValueMap<String, String> stockForm = expected.form();
+		if (actual.error() instanceof TooManyFormFieldsException) {
+			assertThat(stockForm.values().stream().mapToInt(List::size).sum()).as(description)
+				.isGreaterThan(FUZZ_MAX_FIELDS);
+			return;
+		}
+		if (actual.error() instanceof MalformedFormDataException) {
+			assertThat(hasEscapeOtherThanTwoHexDigits(body)).as(description + " (stock accepted every escape)")
+				.isTrue();
+			return;
+		}
+		assertThat(actual.error()).as(description).isNull();
+		if (stockForm == null) {
+			assertThat(actual.form()).as(description).isNull();
+			return;
+		}
+		MultiValueMap<String, String> form;
+		try {
+			form = FormParameters.of(actual.form()).toMultiValueMap();
+		}
+		catch (MalformedFormDataException ex) {
+			assertThat(stockForm.toString()).as(description + " (stock decoded every byte)").contains("\uFFFD");
+			return;
+		}
+		assertThat(form).as(description).isEqualTo(stockForm);
+		assertThat(new ArrayList<>(form.keySet())).as(description).isEqualTo(new ArrayList<>(stockForm.keySet()));
+	}
+
+	private static int countFields(byte[] body) {
+		int count = 0;
+		for (String field : new String(body, StandardCharsets.ISO_8859_1).split("&")) {
+			count += field.trim().isEmpty() ? 0 : 1;
+		}
+		return count;
+	}
+
+	private static boolean hasEscapeOtherThanTwoHexDigits(byte[] body) {
+		for (int i = 0; i < body.length; i++) {
+			if (body[i] == '%' && (i + 2 >= body.length || !isHexDigit(body[i + 1]) || !isHexDigit(body[i + 2]))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static boolean isHexDigit(byte b) {
+		return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F');
+	}
+
+	private static byte[] mutate(Random random, byte[] body) {
+		byte[] result = body;
+		switch (random.nextInt(7)) {
+			case 0 -> {
+				for (int i = 1 + random.nextInt(3); i > 0 && result.length > 0; i--) {
+					result[random.nextInt(result.length)] ^= (byte) (1 << random.nextInt(8));
+				}
+			}
+			case 1 -> {
+				byte[] likely = { '%', '&', '=', '+', 0, (byte) 0xC3, (byte) 0xFF, (byte) 0x80, ' ', '2' };
+				for (int i = 1 + random.nextInt(3); i > 0; i--) {
+					byte b = random.nextBoolean() ? likely[random.nextInt(likely.length)] : (byte) random.nextInt(256);
+					result = splice(result, random.nextInt(result.length + 1), 0, new byte[] { b });
+				}
+			}
+			case 2 -> {
+				for (int i = 1 + random.nextInt(3); i > 0 && result.length > 0; i--) {
+					int at = random.nextInt(result.length);
+					result = splice(result, at, Math.min(1 + random.nextInt(3), result.length - at), new byte[0]);
+				}
+			}
+			case 3 -> result = Arrays.copyOf(result, (result.length == 0) ? 0 : random.nextInt(result.length));
+			case 4 -> {
+				byte[] value = new byte[random.nextBoolean() ? 100_000 : 300_000];
+				Arrays.fill(value, (byte) 'v');
+				result = splice(result, result.length, 0, concat("&long=".getBytes(StandardCharsets.US_ASCII), value));
+			}
+			case 5 -> {
+				StringBuilder fields = new StringBuilder();
+				int count = FUZZ_MAX_FIELDS - 5 + random.nextInt(20);
+				for (int i = 0; i < count; i++) {
+					fields.append("&f").append(i % 50).append('=').append(i);
+				}
+				result = splice(result, result.length, 0, fields.toString().getBytes(StandardCharsets.US_ASCII));
+			}
+			default -> {
+				byte[][] invalid = { { (byte) 0xFF }, { (byte) 0xC3 }, { (byte) 0xC0, (byte) 0x80 },
+						{ (byte) 0xED, (byte) 0xA0, (byte) 0x80 }, "%FF".getBytes(StandardCharsets.US_ASCII),
+						"%C3%28".getBytes(StandardCharsets.US_ASCII), { 0 } };
+				result = splice(result, random.nextInt(result.length + 1), 0, invalid[random.nextInt(invalid.length)]);
+			}
+		}
+		return result;
+	}
+
+	private static byte[] splice(byte[] body, int at, int remove, byte[] insert) {
+		byte[] result = new byte[body.length - remove + insert.length];
+		System.arraycopy(body, 0, result, 0, at);
+		System.arraycopy(insert, 0, result, at, insert.length);
+		System.arraycopy(body, at + remove, result, at + insert.length, body.length - at - remove);
+		return result;
+	}
+
+	private static byte[] concat(byte[] first, byte[] second) {
+		byte[] result = Arrays.copyOf(first, first.length + second.length);
+		System.arraycopy(second, 0, result, first.length, second.length);
+		return result;
+	}
+
 	private static void assertSameFields(@Nullable MultiValueMap<String, String> actual,
 			@Nullable MultiValueMap<String, String> expected, String description) {
 
@@ -175,10 +349,10 @@ class LazyFormHttpMessageReaderDifferentialTests {
 		List<byte[]> chunks = new ArrayList<>();
 		int start = 0;
 		for (int cut : cuts) {
-			chunks.add(java.util.Arrays.copyOfRange(body, start, cut));
+			chunks.add(Arrays.copyOfRange(body, start, cut));
 			start = cut;
 		}
-		chunks.add(java.util.Arrays.copyOfRange(body, start, body.length));
+		chunks.add(Arrays.copyOfRange(body, start, body.length));
 		Flux<DataBuffer> buffers = Flux.fromIterable(chunks).map(factory::bufferOf);
 		MockServerHttpRequest.BodyBuilder builder = MockServerHttpRequest.post("/").contentType(contentType);
 		if (withContentLength) {

@@ -1,0 +1,176 @@
+package io.fastpath.integration;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import io.fastpath.integration.FastpathTestApplication.Person;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Faults on real connections: a client that goes away mid-body, bodies that drip in a
+ * byte at a time, a {@code Flux} cancelled mid-array on both sides, and a downstream that
+ * resets mid-response under {@code WebClient}. Each must end cleanly (an answer or an
+ * error, never a hang), leave the server serving, and leak nothing (Netty's paranoid
+ * detector, see NettyLeakDetectionExtension).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "spring.http.codecs.max-in-memory-size=1MB")
+class FaultsIntegrationTests extends RealServerTests {
+
+	private static final ParameterizedTypeReference<List<Person>> PEOPLE = new ParameterizedTypeReference<>() {
+	};
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void clientThatGoesAwayMidBodyLeavesTheServerServing() throws Exception {
+		for (String path : new String[] { "/json/people", "/json/people/count", "/form/first", "/echo/string" }) {
+			try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
+				String type = path.startsWith("/form") ? "application/x-www-form-urlencoded"
+						: path.startsWith("/echo") ? "text/plain" : "application/json";
+				connection.writeHead("POST", path, type, 30_000);
+				connection.write("[{\"name\":\"Ada\"},{\"name\":\"Al".getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		Thread.sleep(200);
+		assertServerServes();
+	}
+
+	@Test
+	void jsonArrayDrippingInAByteAtATimeIsReadWhole() throws Exception {
+		String body = "[{\"name\":\"Ada é\",\"secret\":\"s\",\"age\":36},{\"name\":\"Alan\",\"secret\":null,\"age\":41}]";
+		for (String path : new String[] { "/json/people", "/json/people/count" }) {
+			try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
+				byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+				connection.writeHead("POST", path, "application/json", bytes.length);
+				drip(connection, bytes);
+				RawHttpConnection.Response response = connection.readResponse();
+				assertThat(response.status()).isEqualTo(200);
+				assertThat(response.body()).isEqualTo(path.endsWith("count") ? "2" : body);
+			}
+		}
+	}
+
+	@Test
+	void formDrippingInAByteAtATimeIsReadWhole() throws Exception {
+		try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
+			byte[] bytes = "p=1&q=caf%C3%A9+au+lait".getBytes(StandardCharsets.US_ASCII);
+			connection.writeHead("POST", "/form/first", "application/x-www-form-urlencoded", bytes.length);
+			drip(connection, bytes);
+			RawHttpConnection.Response response = connection.readResponse();
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("café au lait");
+		}
+	}
+
+	@Test
+	void serverFluxCancelledMidArrayAnswersAndKeepsTheConnection() throws Exception {
+		StringBuilder people = new StringBuilder("[");
+		for (int i = 0; i < 2000; i++) {
+			people.append((i > 0) ? "," : "").append("{\"name\":\"person-").append(i).append("\"}");
+		}
+		byte[] body = people.append(']').toString().getBytes(StandardCharsets.UTF_8);
+		try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
+			for (boolean chunked : new boolean[] { false, true }) {
+				RawHttpConnection.Response response = connection.exchange("POST", "/json/people/first",
+						"application/json", body, chunked);
+				assertThat(response.status()).isEqualTo(200);
+				assertThat(response.body()).isEqualTo("person-0");
+			}
+		}
+		assertServerServes();
+	}
+
+	@Test
+	void clientFluxCancelledMidArrayReleasesTheRest() {
+		for (boolean chunked : new boolean[] { false, true }) {
+			List<Person> first = this.client.get()
+				.uri("/client/people?count=5000&chunked=" + chunked)
+				.retrieve()
+				.bodyToFlux(Person.class)
+				.take(3)
+				.collectList()
+				.block(TIMEOUT);
+			assertThat(first).extracting(Person::name).containsExactly("person-0-ü", "person-1-ü", "person-2-ü");
+		}
+		assertServerServes();
+	}
+
+	@Test
+	void downstreamThatResetsMidResponseFailsEveryClientCallCleanly() throws Exception {
+		CompletableFuture<Void> serving;
+		try (ServerSocket downstream = new ServerSocket(0)) {
+			serving = CompletableFuture.runAsync(() -> resetMidResponse(downstream));
+			WebClient client = this.client.mutate().baseUrl("http://localhost:" + downstream.getLocalPort()).build();
+			List<Mono<?>> calls = List.of(client.get().retrieve().bodyToMono(PEOPLE),
+					client.get().retrieve().toEntityList(Person.class), client.get().retrieve().bodyToMono(String.class),
+					client.get().retrieve().bodyToMono(byte[].class),
+					client.get().retrieve().bodyToFlux(Person.class).collectList(),
+					client.get().retrieve().toEntity(String.class));
+			for (Mono<?> call : calls) {
+				assertThatException().isThrownBy(() -> call.block(TIMEOUT))
+					.satisfies((ex) -> assertThat(ex).hasMessageNotContaining("Timeout on blocking read"));
+			}
+		}
+		serving.get(10, TimeUnit.SECONDS);
+		assertServerServes();
+	}
+
+	/** Answer every request with part of a JSON body, then reset the connection; until closed. */
+	private static void resetMidResponse(ServerSocket server) {
+		byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
+		byte[] part = "[{\"name\":\"Ada\",\"age\":36},{\"name\":\"Al".getBytes(StandardCharsets.UTF_8);
+		while (!server.isClosed()) {
+			try (Socket socket = server.accept()) {
+				socket.getInputStream().read(new byte[8192]);
+				OutputStream out = socket.getOutputStream();
+				out.write(head);
+				out.write(part);
+				out.flush();
+				socket.setSoLinger(true, 0);
+			}
+			catch (IOException ex) {
+				// closed by the test, or the client went first
+			}
+		}
+	}
+
+	private static void drip(RawHttpConnection connection, byte[] bytes) throws Exception {
+		for (byte b : bytes) {
+			connection.write(new byte[] { b });
+			Thread.sleep(1);
+		}
+	}
+
+	private void assertServerServes() {
+		List<Person> people = this.client.post()
+			.uri("/json/people")
+			.bodyValue(List.of(new Person("Ada", "s", 36)))
+			.retrieve()
+			.bodyToMono(PEOPLE)
+			.block(TIMEOUT);
+		assertThat(people).containsExactly(new Person("Ada", "s", 36));
+	}
+
+}

@@ -1,5 +1,8 @@
 package io.fastpath.integration;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,14 +15,22 @@ import io.fastpath.form.RequestParameters;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -67,6 +78,16 @@ public class FastpathTestApplication {
 			return people;
 		}
 
+		@PostMapping("/json/people/count")
+		Mono<Long> peopleCount(@RequestBody Flux<Person> people) {
+			return people.count();
+		}
+
+		@PostMapping(path = "/json/people/first", produces = "text/plain")
+		Mono<String> firstPerson(@RequestBody Flux<Person> people) {
+			return people.next().map(Person::name);
+		}
+
 		@PostMapping("/json/longs")
 		long[] longs(@RequestBody long[] values) {
 			return values;
@@ -112,6 +133,66 @@ public class FastpathTestApplication {
 		@PostMapping("/form/first")
 		Mono<String> first(ServerWebExchange exchange) {
 			return exchange.getFormData().map((formData) -> String.valueOf(formData.getFirst("q")));
+		}
+
+	}
+
+	/**
+	 * Bodies for client tests, the same bytes framed with a Content-Length or chunked (in
+	 * 4 KB pieces): {@code count} people as JSON, {@code size} bytes of text, and error
+	 * answers with a JSON body.
+	 */
+	@RestController
+	static class ClientBodiesController {
+
+		private final JsonMapper mapper;
+
+		ClientBodiesController(JsonMapper mapper) {
+			this.mapper = mapper;
+		}
+
+		@GetMapping("/client/people")
+		ResponseEntity<Flux<DataBuffer>> people(@RequestParam int count, @RequestParam boolean chunked) {
+			return body(HttpStatus.OK, MediaType.APPLICATION_JSON, this.mapper.writeValueAsBytes(people(count)),
+					chunked);
+		}
+
+		@GetMapping("/client/text")
+		ResponseEntity<Flux<DataBuffer>> text(@RequestParam int size, @RequestParam boolean chunked) {
+			StringBuilder text = new StringBuilder(size);
+			for (int i = 0; text.length() < size; i++) {
+				text.append("line ").append(i).append(" é\n");
+			}
+			return body(HttpStatus.OK, MediaType.TEXT_PLAIN,
+					text.toString().getBytes(StandardCharsets.UTF_8), chunked);
+		}
+
+		@GetMapping("/client/error")
+		ResponseEntity<Flux<DataBuffer>> error(@RequestParam int status, @RequestParam int count,
+				@RequestParam boolean chunked) {
+			return body(HttpStatus.valueOf(status), MediaType.APPLICATION_JSON,
+					this.mapper.writeValueAsBytes(Map.of("error", "failed", "people", people(count))), chunked);
+		}
+
+		static List<Person> people(int count) {
+			List<Person> people = new ArrayList<>(count);
+			for (int i = 0; i < count; i++) {
+				people.add(new Person("person-" + i + "-ü", "secret-" + i, (i % 3 == 0) ? null : i % 90));
+			}
+			return people;
+		}
+
+		private static ResponseEntity<Flux<DataBuffer>> body(HttpStatus status, MediaType type, byte[] bytes,
+				boolean chunked) {
+			ResponseEntity.BodyBuilder builder = ResponseEntity.status(status).contentType(type);
+			if (!chunked) {
+				return builder.contentLength(bytes.length)
+					.body(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(bytes)));
+			}
+			int piece = 4096;
+			return builder.body(Flux.range(0, (bytes.length + piece - 1) / piece)
+				.map((index) -> DefaultDataBufferFactory.sharedInstance.wrap(Arrays.copyOfRange(bytes,
+						index * piece, Math.min(bytes.length, (index + 1) * piece)))));
 		}
 
 	}

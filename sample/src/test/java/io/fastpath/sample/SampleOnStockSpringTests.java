@@ -25,10 +25,10 @@ class SampleOnStockSpringTests {
 	private ApplicationContext context;
 
 	@Test
-	void answersOrdersTheSameOnStockSpring() {
+	void answersEveryReadmeCurlLineTheSameOnStockSpring() {
 		assertThat(this.context.getBean(ServerCodecConfigurer.class).getClass().getName())
 			.doesNotStartWith("io.fastpath");
-		SampleApplicationTests.answersOrders(this.client);
+		ReadmeCurlLines.check(this.client);
 	}
 
 }

@@ -1,0 +1,128 @@
+package io.fastpath.sample;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpMethod;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A leak soak: the sample under a bounded concurrent load on loopback, good requests to
+ * every endpoint mixed with bad ones (malformed JSON and forms, too many fields, too large
+ * bodies, wrong content types), with Netty's leak detector at paranoid (the build's
+ * setting, and NettyLeakDetectionExtension from the autoconfigure module's test jar, which
+ * fails the class on any LEAK report). Prints the count of requests by endpoint and status;
+ * fails on any 5xx, on any request without an answer within 10 seconds (counted as
+ * status -1) and on any answer other than the expected one. Runs 15 seconds in a
+ * build; longer with {@code -Dfastpath.soak.seconds=<n>}.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class SampleLeakSoakTests {
+
+	private static final int CONCURRENCY = 16;
+
+	private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
+
+	/** The status counted for a request that got no answer (an error or a hang). */
+	private static final int NO_ANSWER = -1;
+
+	private static final List<String> NO_ANSWERS = new CopyOnWriteArrayList<>();
+
+	private static final String JSON = "application/json";
+
+	private static final String FORM = "application/x-www-form-urlencoded";
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void soakAnswersEveryRequestAsExpectedAndLeaksNothing() {
+		String orders = orders(100);
+		List<Request> requests = List.of(new Request("POST", "/orders/batch", JSON, orders, 200),
+				new Request("POST", "/orders/stream", JSON, orders, 200),
+				new Request("POST", "/orders/ids", JSON, "[1,2,3,4,5,6,7,8,9,10]", 200),
+				new Request("GET", "/catalog/summary?count=50", null, null, 200),
+				new Request("GET", "/catalog/entity-summary?count=50", null, null, 200),
+				new Request("POST", "/signup", FORM, "email=a%40b.io&seats=2&tag=x&tag=y", 200),
+				new Request("POST", "/search?q=tea", FORM, "q=cake&size=10", 200),
+				new Request("POST", "/feedback", FORM, "rating=5&comment=ok", 200),
+				new Request("POST", "/echo", "text/plain", "hello", 200),
+				new Request("POST", "/orders/batch", JSON, orders.substring(0, orders.length() / 2), 400),
+				new Request("POST", "/orders/stream", JSON, "[{\"id\":\"o-1\"},{x}]", 400),
+				new Request("POST", "/orders/ids", JSON, "[1,\"two\"]", 400),
+				new Request("POST", "/signup", FORM, "email=a%G1", 400),
+				new Request("POST", "/signup", FORM, "seats=2", 400),
+				new Request("POST", "/feedback", FORM, "rating=%C3%28", 400),
+				new Request("POST", "/search", FORM, "f=1&".repeat(1001), 413),
+				new Request("POST", "/orders/batch", JSON, orders(4000), 413),
+				new Request("POST", "/orders/batch", "text/plain", orders, 415));
+		WebClient client = WebClient.builder().baseUrl("http://localhost:" + this.port).build();
+		Map<String, Map<Integer, AtomicLong>> counts = new ConcurrentHashMap<>();
+		long deadline = System.nanoTime() + Duration.ofSeconds(Long.getLong("fastpath.soak.seconds", 15)).toNanos();
+		Flux.range(0, Integer.MAX_VALUE)
+			.takeWhile((i) -> System.nanoTime() < deadline)
+			.flatMap((i) -> send(client, requests.get(i % requests.size()), counts), CONCURRENCY)
+			.blockLast(Duration.ofMinutes(30));
+		Map<String, Map<Integer, AtomicLong>> sorted = new TreeMap<>(counts);
+		System.out.println("SampleLeakSoakTests: requests by endpoint and status");
+		sorted.forEach((request, byStatus) -> System.out.printf("  %-60s %s%n", request, byStatus));
+		NO_ANSWERS.forEach((failure) -> System.out.println("  no answer: " + failure));
+		sorted.forEach((request, byStatus) -> {
+			assertThat(byStatus.keySet()).as(request + ": answered").doesNotContain(NO_ANSWER);
+			assertThat(byStatus.keySet()).as(request).allMatch((status) -> status < 500);
+			assertThat(byStatus.keySet()).as(request).containsExactly(Integer.parseInt(request.split("-> ")[1]));
+		});
+		assertThat(sorted).hasSize(requests.size());
+	}
+
+	private static Mono<Integer> send(WebClient client, Request request, Map<String, Map<Integer, AtomicLong>> counts) {
+		WebClient.RequestBodySpec spec = client.method(HttpMethod.valueOf(request.method())).uri(request.uri());
+		if (request.body() != null) {
+			spec.header("Content-Type", request.contentType());
+			spec.bodyValue(request.body().getBytes(StandardCharsets.UTF_8));
+		}
+		return spec.exchangeToMono((response) -> response.releaseBody().thenReturn(response.statusCode().value()))
+			.timeout(ANSWER_TIMEOUT)
+			.onErrorResume((ex) -> {
+				NO_ANSWERS.add(request.describe() + ": " + ex);
+				return Mono.just(NO_ANSWER);
+			})
+			.doOnNext((status) -> counts.computeIfAbsent(request.describe(), (key) -> new ConcurrentHashMap<>())
+				.computeIfAbsent(status, (key) -> new AtomicLong())
+				.incrementAndGet());
+	}
+
+	private static String orders(int count) {
+		StringBuilder json = new StringBuilder("[");
+		for (int i = 0; i < count; i++) {
+			json.append((i > 0) ? "," : "")
+				.append("{\"id\":\"o-").append(i)
+				.append("\",\"customer\":\"Ada\",\"lines\":[{\"sku\":\"tea\",\"quantity\":2,\"unitPrice\":3.50}]}");
+		}
+		return json.append(']').toString();
+	}
+
+	private record Request(String method, String uri, String contentType, String body, int expectedStatus) {
+
+		String describe() {
+			String kind = (this.body == null) ? "" : " " + this.contentType + " " + this.body.length() + "B";
+			return this.method + " " + this.uri + kind + " -> " + this.expectedStatus;
+		}
+
+	}
+
+}

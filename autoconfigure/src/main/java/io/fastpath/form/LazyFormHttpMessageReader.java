@@ -20,6 +20,7 @@ import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBuffer;
 import org.springframework.core.log.LogFormatUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
@@ -118,9 +119,9 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 	}
 
 	private MultiValueMap<String, String> parse(DataBuffer buffer, Charset charset, Map<String, Object> hints) {
-		byte[] body = new byte[buffer.readableByteCount()];
+		byte[] body;
 		try {
-			buffer.read(body);
+			body = readableBytes(buffer);
 		}
 		finally {
 			DataBufferUtils.release(buffer);
@@ -128,6 +129,22 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 		FormParameters parameters = FormParameters.parse(body, charset, this.maxFields);
 		logFields(parameters, hints);
 		return new FormDataMap(parameters);
+	}
+
+	/**
+	 * Copy the readable bytes out. Not {@code DefaultDataBuffer#read(byte[])} for heap
+	 * buffers: it copies through a duplicate {@code ByteBuffer} made for each read, where
+	 * an absolute bulk get copies straight from the buffer.
+	 */
+	private static byte[] readableBytes(DataBuffer buffer) {
+		byte[] bytes = new byte[buffer.readableByteCount()];
+		if (buffer instanceof DefaultDataBuffer defaultBuffer) {
+			defaultBuffer.getNativeBuffer().get(buffer.readPosition(), bytes, 0, bytes.length);
+		}
+		else {
+			buffer.read(bytes);
+		}
+		return bytes;
 	}
 
 	private Charset charset(@Nullable MediaType contentType) {

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Server load: starts the sample application twice on loopback ports, Fastpath on and off
+# (stock Spring), warms both up, then drives each endpoint with wrk, alternating between
+# the two servers (stock, Fastpath, stock, Fastpath) so that neither is favoured by the
+# order of measurement, and prints a markdown table of requests/s (the mean of the rounds),
+# latency percentiles (of the last round) and the on/off ratio (also written to
+# benchmarks/results/load.md). Bounded: about 3.5 minutes with the defaults below.
+#
+#   benchmarks/load.sh                         # every endpoint
+#   DURATION=20 CONNECTIONS=32 benchmarks/load.sh
+#
+# Needs wrk (Debian package "wrk"): installed with apt-get when running as root, otherwise
+# the script says how to install it and stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-5}        # seconds per measured round, per endpoint and mode
+ROUNDS=${ROUNDS:-2}            # measured rounds per endpoint and mode, alternating
+WARMUP=${WARMUP:-3}            # seconds of load per endpoint and mode before measuring
+CONNECTIONS=${CONNECTIONS:-16}
+THREADS=${THREADS:-1}          # wrk threads; the server gets the other core
+PORT=${PORT:-18080}            # stock; Fastpath listens on PORT + 1
+JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
+REPORT=benchmarks/results/load.md
+
+if ! command -v wrk >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "Installing wrk (Debian package) ..." >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null 2>&1 \
+			|| { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+	else
+		echo "wrk is needed for the load part: install it with 'sudo apt-get install wrk' (Debian/Ubuntu)" >&2
+		echo "or from https://github.com/wg/wrk, then run this script again." >&2
+		exit 1
+	fi
+fi
+
+if [ ! -f sample/target/fastpath-sample.jar ] || [ -n "$(find sample/src autoconfigure/src -newer sample/target/fastpath-sample.jar -type f | head -1)" ]; then
+	./mvnw -B -q -pl sample -am package -DskipTests
+fi
+
+work=$(mktemp -d)
+cleanup() {
+	for pid in "${pids[@]:-}"; do
+		if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+pids=()
+start_server() { # $1: true or false (fastpath.enabled), $2: port
+	java $JAVA_OPTS -jar sample/target/fastpath-sample.jar --server.port="$2" --server.address=127.0.0.1 \
+		--fastpath.enabled="$1" --logging.level.root=warn >"$work/server-$1.log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 1 120); do
+		if curl -sf "http://127.0.0.1:$2/orders/ids" -H 'Content-Type: application/json' -d '[1]' >/dev/null 2>&1; then
+			return 0
+		fi
+		sleep 0.5
+	done
+	echo "The sample did not start; its log:" >&2
+	cat "$work/server-$1.log" >&2
+	exit 1
+}
+
+# name|method|path|content type|body file ("-" for none)
+endpoints() {
+	cat <<ENDPOINTS
+json-list|POST|/orders/batch|application/json|$work/orders.json
+json-flux|POST|/orders/stream|application/json|$work/orders.json
+json-long-array|POST|/orders/ids|application/json|$work/ids.json
+form-params|POST|/signup|application/x-www-form-urlencoded|$work/signup.form
+form-merged|POST|/search?q=tea&page=2|application/x-www-form-urlencoded|$work/search.form
+webclient-list|GET|/catalog/summary?count=100|-|-
+ENDPOINTS
+}
+
+write_script() { # $1 method, $2 content type, $3 body file, $4 script
+	{
+		echo "wrk.method = \"$1\""
+		if [ "$3" != "-" ]; then
+			echo "wrk.headers[\"Content-Type\"] = \"$2\""
+			echo "local file = io.open(\"$3\", \"rb\")"
+			echo "wrk.body = file:read(\"*a\")"
+			echo "file:close()"
+		fi
+	} >"$4"
+}
+
+run_wrk() { # $1 seconds, $2 script, $3 port, $4 path; prints wrk's report
+	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$1s" --latency -s "$2" "http://127.0.0.1:$3$4"
+}
+
+# Prints one line per endpoint and mode: name mode rps p50 p90 p99 non2xx
+measure() {
+	local name method path type body script out mode port round
+	while IFS='|' read -r name method path type body; do
+		script="$work/$name.lua"
+		write_script "$method" "$type" "$body" "$script"
+		run_wrk "$WARMUP" "$script" "$PORT" "$path" >/dev/null
+		run_wrk "$WARMUP" "$script" "$((PORT + 1))" "$path" >/dev/null
+		for round in $(seq 1 "$ROUNDS"); do
+			for mode in stock fastpath; do
+				port=$PORT
+				[ "$mode" = fastpath ] && port=$((PORT + 1))
+				out=$(run_wrk "$DURATION" "$script" "$port" "$path")
+				echo "$name $mode $(echo "$out" | awk '/Requests\/sec/ {print $2}') \
+$(echo "$out" | awk '$1 == "50%" {print $2}') $(echo "$out" | awk '$1 == "90%" {print $2}') \
+$(echo "$out" | awk '$1 == "99%" {print $2}') $(echo "$out" | awk '/Non-2xx/ {print $5}' | grep . || echo 0)"
+			done
+		done
+	done < <(endpoints)
+}
+
+# Bodies: 100 orders from the sample's own catalog, 1000 ids, two forms
+start_server false "$PORT"
+start_server true "$((PORT + 1))"
+curl -sf "http://127.0.0.1:$PORT/catalog/orders?count=100" >"$work/orders.json"
+echo "[$(seq -s, 1 1000)]" >"$work/ids.json"
+printf 'email=ada%%40example.com&seats=2&tag=math&tag=engines&referrer=friend%%20of%%20a%%20friend&plan=PREMIUM' >"$work/signup.form"
+printf 'q=cake&size=10&sort=price&filter=in+stock&from=2026-01-01&to=2026-12-31' >"$work/search.form"
+echo "Measuring stock Spring (port $PORT) and Fastpath (port $((PORT + 1))), alternating ..." >&2
+measure >"$work/results.txt"
+
+{
+	echo "| Endpoint | Stock req/s | Fastpath req/s | Fastpath/stock | Stock p50 / p90 / p99 | Fastpath p50 / p90 / p99 | Non-2xx (stock, Fastpath) |"
+	echo "|---|---:|---:|---:|---|---|---:|"
+	while IFS='|' read -r name method path type body; do
+		s_rps=$(awk -v n="$name" '$1 == n && $2 == "stock" { sum += $3; count++ } END { printf "%.0f", sum / count }' "$work/results.txt")
+		f_rps=$(awk -v n="$name" '$1 == n && $2 == "fastpath" { sum += $3; count++ } END { printf "%.0f", sum / count }' "$work/results.txt")
+		read -r _ _ _ s50 s90 s99 s_err < <(grep "^$name stock " "$work/results.txt" | tail -1)
+		read -r _ _ _ f50 f90 f99 f_err < <(grep "^$name fastpath " "$work/results.txt" | tail -1)
+		ratio=$(awk -v f="$f_rps" -v s="$s_rps" 'BEGIN { printf "%.2fx", f / s }')
+		echo "| $name \`$method $path\` | $s_rps | $f_rps | $ratio | $s50 / $s90 / $s99 | $f50 / $f90 / $f99 | $s_err, $f_err |"
+	done < <(endpoints)
+	echo
+	echo "wrk: $THREADS thread(s), $CONNECTIONS connections; per endpoint and mode ${WARMUP}s warmup, then $ROUNDS rounds"
+	echo "of ${DURATION}s alternating stock and Fastpath (req/s: mean of the rounds; latency: last round);"
+	echo "both servers and wrk on one machine over loopback ($(nproc) cores); server JVM options: $JAVA_OPTS."
+} | tee "$REPORT"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole benchmark suite in one command: every JMH benchmark (stock and Fastpath side by
+# side, with the GC profiler), then the server load (benchmarks/load.sh), and one markdown
+# report of both in benchmarks/results/report.md, headed with the machine it ran on.
+# About 20 minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+benchmarks/run.sh
+benchmarks/load.sh
+minutes=$(( ($(date +%s) - started + 59) / 60 ))
+{
+	echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(java -version 2>&1 | head -1)."
+	echo "Run: $(date -u +%Y-%m-%d), commit \`$(git rev-parse --short HEAD)\`, $minutes minutes in all."
+	echo
+	echo "#### JMH (ops/s with 99.9% error; B/op is \`gc.alloc.rate.norm\`)"
+	echo
+	cat benchmarks/results/latest.md
+	echo
+	echo "#### Server load (the sample application, wrk over loopback)"
+	echo
+	cat benchmarks/results/load.md
+} >benchmarks/results/report.md
+echo "Report: benchmarks/results/report.md"

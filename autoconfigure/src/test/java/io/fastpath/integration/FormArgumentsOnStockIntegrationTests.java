@@ -21,7 +21,7 @@ class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 
 	@Test
 	void formArgumentsAreBoundFromTheStockForm() {
-		ResponseEntity<String> response = post("/form/fields?source=query",
+		ResponseEntity<String> response = postForm("/form/fields?source=query",
 				"name=Ada+Lovelace&age=36&active=true&color=GREEN&score=1&score=2&nickname=%C3%A0da&source=form");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
 		assertThat(response.getBody()).isEqualTo("{\"name\":\"Ada Lovelace\",\"age\":36,\"active\":true,"
@@ -33,18 +33,9 @@ class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 
 	@Test
 	void missingRequiredFieldIsABadRequestNamingTheField() {
-		ResponseEntity<String> response = post("/form/fields", "age=1");
+		ResponseEntity<String> response = postForm("/form/fields", "age=1");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).contains("Required form field 'name'");
-	}
-
-	private ResponseEntity<String> post(String uri, String form) {
-		return this.client.post()
-			.uri(uri)
-			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
-			.bodyValue(form)
-			.exchangeToMono((response) -> response.toEntity(String.class))
-			.block();
 	}
 
 }

@@ -32,7 +32,7 @@ class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void formParamsOfEachTypeAreBoundFromOneReadOfTheBody() {
-		ResponseEntity<String> response = post("/form/fields?source=query", FIELDS);
+		ResponseEntity<String> response = postForm("/form/fields?source=query", FIELDS);
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
 		assertThat(response.getBody()).isEqualTo("{\"name\":\"Ada Lovelace\",\"age\":36,\"active\":true,"
 				+ "\"color\":\"GREEN\",\"scores\":[1,2],\"nickname\":\"àda\",\"city\":\"Paris\",\"ticket\":\"null\","
@@ -43,7 +43,7 @@ class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void optionalAndDefaultedFieldsMayBeMissing() {
-		ResponseEntity<String> response = post("/form/fields", "name=x&age=1&active=false&color=RED&score=7");
+		ResponseEntity<String> response = postForm("/form/fields", "name=x&age=1&active=false&color=RED&score=7");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
 		assertThat(response.getBody()).contains("\"scores\":[7]", "\"nickname\":\"-\"", "\"city\":\"Paris\"",
 				"\"ticket\":\"null\"", "\"source\":[]");
@@ -51,14 +51,14 @@ class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void missingRequiredFieldIsABadRequestNamingTheField() {
-		ResponseEntity<String> response = post("/form/fields", "age=1&active=true&color=RED&score=1");
+		ResponseEntity<String> response = postForm("/form/fields", "age=1&active=true&color=RED&score=1");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).contains("Required form field 'name'");
 	}
 
 	@Test
 	void fieldThatDoesNotConvertIsABadRequestAsForRequestParam() {
-		ResponseEntity<String> response = post("/form/fields", "name=x&age=old&active=true&color=RED&score=1");
+		ResponseEntity<String> response = postForm("/form/fields", "name=x&age=old&active=true&color=RED&score=1");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).contains("Type mismatch.");
 	}
@@ -78,21 +78,21 @@ class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void modelAttributeIsBoundFromTheLazyForm() {
-		ResponseEntity<String> response = post("/form/model", "email=a%40b.io&seats=3&tags=x&tags=y");
+		ResponseEntity<String> response = postForm("/form/model", "email=a%40b.io&seats=3&tags=x&tags=y");
 		assertThat(response.getBody()).isEqualTo("{\"email\":\"a@b.io\",\"seats\":3,\"tags\":[\"x\",\"y\"]}");
 		assertThat(serverReads()).containsExactly("server:LazyFormHttpMessageReader");
 	}
 
 	@Test
 	void functionalFormDataIsReadByTheLazyReader() {
-		ResponseEntity<String> response = post("/form/functional", "a=1&b=%2B&a=2");
+		ResponseEntity<String> response = postForm("/form/functional", "a=1&b=%2B&a=2");
 		assertThat(response.getBody()).isEqualTo("{\"a\":\"1\",\"b\":\"+\"}");
 		assertThat(serverReads()).containsExactly("server:LazyFormHttpMessageReader");
 	}
 
 	@Test
 	void exchangeFormDataIsReadByTheLazyReader() {
-		assertThat(post("/form/first", "p=0&q=%E2%82%AC+1").getBody()).isEqualTo("€ 1");
+		assertThat(postForm("/form/first", "p=0&q=%E2%82%AC+1").getBody()).isEqualTo("€ 1");
 		assertThat(serverReads()).containsExactly("server:LazyFormHttpMessageReader");
 	}
 
@@ -109,14 +109,14 @@ class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void moreFieldsThanTheLimitIsContentTooLarge() {
-		ResponseEntity<String> response = post("/form/first", "f=1&".repeat(21));
+		ResponseEntity<String> response = postForm("/form/first", "f=1&".repeat(21));
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
 		assertThat(response.getBody()).contains("more than 20 fields");
 	}
 
 	@Test
 	void bodyOverTheSizeLimitIsContentTooLarge() {
-		ResponseEntity<String> response = post("/form/first", "q=" + "x".repeat(9000));
+		ResponseEntity<String> response = postForm("/form/first", "q=" + "x".repeat(9000));
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
 	}
 
@@ -135,31 +135,22 @@ class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void malformedEscapeIsABadRequestNamingTheField() {
-		ResponseEntity<String> response = post("/form/first", "q=ok&bad=%G1");
+		ResponseEntity<String> response = postForm("/form/first", "q=ok&bad=%G1");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).contains("Malformed percent-escape in form field 'bad'");
 	}
 
 	@Test
 	void fieldInvalidInTheCharsetIsABadRequestNamingTheFieldWhenRead() {
-		ResponseEntity<String> response = post("/form/first", "p=%FF&q=%C3%28");
+		ResponseEntity<String> response = postForm("/form/first", "p=%FF&q=%C3%28");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).contains("Form field 'q' is not valid UTF-8");
 		// Fields that are not read are not decoded, so p's invalid byte goes unnoticed
-		assertThat(post("/form/first", "p=%FF&q=1").getBody()).isEqualTo("1");
+		assertThat(postForm("/form/first", "p=%FF&q=1").getBody()).isEqualTo("1");
 	}
 
 	private List<String> serverReads() {
 		return this.recorder.reads().stream().filter((read) -> read.startsWith("server:")).toList();
-	}
-
-	private ResponseEntity<String> post(String uri, String form) {
-		return this.client.post()
-			.uri(uri)
-			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
-			.bodyValue(form)
-			.exchangeToMono((response) -> response.toEntity(String.class))
-			.block();
 	}
 
 	private ResponseEntity<String> post(String uri, Flux<DataBuffer> form) {

@@ -7,6 +7,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -40,6 +42,16 @@ abstract class RealServerTests {
 			int length = Math.min(chunkSize, bytes.length - offset);
 			return DefaultDataBufferFactory.sharedInstance.allocateBuffer(length).write(bytes, offset, length);
 		});
+	}
+
+	/** Post a form body and take the answer, whatever its status. */
+	protected ResponseEntity<String> postForm(String uri, String form) {
+		return this.client.post()
+			.uri(uri)
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.bodyValue(form)
+			.exchangeToMono((response) -> response.toEntity(String.class))
+			.block();
 	}
 
 }

@@ -408,10 +408,6 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	}
 
 	/**
-	 * Reads the elements of the regions a splitter hands over, one parser per region. One
-	 * per stream, fed serially, so it keeps the values of the current step in a field.
-	 */
-	/**
 	 * The parts of a body gathered for a whole value, in a container that is not a
 	 * {@code Collection}, so that Reactor discards it as one object, to this decoder's hook
 	 * only (see {@link InFlightBuffer}).
@@ -452,6 +448,10 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 	}
 
+	/**
+	 * Reads the elements of the regions a splitter hands over, one parser per region. One
+	 * per stream, fed serially, so it keeps the values of the current step in a field.
+	 */
 	private final class ElementReader implements JsonElementSplitter.Regions {
 
 		private final ObjectReader reader;

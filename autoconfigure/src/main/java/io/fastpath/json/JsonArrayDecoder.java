@@ -44,7 +44,6 @@ import org.springframework.core.codec.DecodingException;
 import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.LimitedDataBufferList;
 import org.springframework.core.log.LogFormatUtils;
 import org.springframework.http.HttpLogging;
 import org.springframework.http.codec.HttpMessageDecoder;
@@ -204,17 +203,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 		// The parts are gathered, not joined: heap parts are streamed to the parser, so the
 		// body is never copied into one buffer first (stock joins it).
-		return Flux.from(input)
-			.map(InFlightBuffer::new)
-			.collect(() -> new GatheredParts(getMaxInMemorySize()), GatheredParts::add)
-			.<Object>handle((gathered, sink) -> {
-				List<DataBuffer> parts = gathered.handOver();
-				if (!parts.isEmpty()) {
-					emit(decodeParts(parts, elementType, mimeType, withContext(hints, sink.contextView())), sink);
-				}
-			})
-			.doOnDiscard(InFlightBuffer.class, InFlightBuffer::release)
-			.doOnDiscard(GatheredParts.class, GatheredParts::release);
+		return new BodyPartsMono(input, getMaxInMemorySize()).handle((parts, sink) -> {
+			if (!parts.isEmpty()) {
+				emit(decodeParts(parts, elementType, mimeType, withContext(hints, sink.contextView())), sink);
+			}
+		});
 	}
 
 	private static void emit(@Nullable Object value, SynchronousSink<Object> sink) {
@@ -405,47 +398,6 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 	private record ReaderKey(JsonMapper mapper, Type type, @Nullable Class<?> contextClass, @Nullable Class<?> view,
 			boolean stream) {
-	}
-
-	/**
-	 * The parts of a body gathered for a whole value, in a container that is not a
-	 * {@code Collection}, so that Reactor discards it as one object, to this decoder's hook
-	 * only (see {@link InFlightBuffer}).
-	 */
-	private static final class GatheredParts {
-
-		private final LimitedDataBufferList parts;
-
-		private boolean handedOver;
-
-		GatheredParts(int maxByteCount) {
-			this.parts = new LimitedDataBufferList(maxByteCount);
-		}
-
-		void add(InFlightBuffer part) {
-			DataBuffer buffer = part.handOver();
-			try {
-				this.parts.add(buffer);
-			}
-			catch (RuntimeException ex) {
-				DataBufferUtils.release(buffer);
-				throw ex;
-			}
-		}
-
-		/** Hand the parts over to a consumer that releases them. */
-		List<DataBuffer> handOver() {
-			this.handedOver = true;
-			return this.parts;
-		}
-
-		void release() {
-			if (!this.handedOver) {
-				this.handedOver = true;
-				this.parts.releaseAndClear();
-			}
-		}
-
 	}
 
 	/**

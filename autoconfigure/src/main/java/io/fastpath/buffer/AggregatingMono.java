@@ -4,10 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Operators;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -63,13 +61,11 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		this.source.subscribe(new AggregatingSubscriber(actual, this.maxByteCount, this.expectedLength));
 	}
 
-	static final class AggregatingSubscriber extends Operators.MonoSubscriber<DataBuffer, DataBuffer> {
+	static final class AggregatingSubscriber extends BodyBufferingSubscriber<DataBuffer> {
 
 		private final int maxByteCount;
 
 		private final long expectedLength;
-
-		private @Nullable Subscription upstream;
 
 		/**
 		 * The first buffer received while it is the only one, then the buffer that the body
@@ -86,8 +82,6 @@ final class AggregatingMono extends Mono<DataBuffer> {
 
 		private long byteCount;
 
-		private boolean done;
-
 		AggregatingSubscriber(CoreSubscriber<? super DataBuffer> actual, int maxByteCount, long expectedLength) {
 			super(actual);
 			this.maxByteCount = maxByteCount;
@@ -95,17 +89,8 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		}
 
 		@Override
-		public void onSubscribe(Subscription subscription) {
-			if (Operators.validate(this.upstream, subscription)) {
-				this.upstream = subscription;
-				this.actual.onSubscribe(this);
-				subscription.request(Long.MAX_VALUE);
-			}
-		}
-
-		@Override
 		public void onNext(DataBuffer buffer) {
-			if (this.done) {
+			if (isDone()) {
 				DataBufferUtils.release(buffer);
 				return;
 			}
@@ -240,26 +225,11 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		}
 
 		@Override
-		public void onError(Throwable error) {
-			if (this.done) {
-				Operators.onErrorDropped(error, this.actual.currentContext());
-				return;
-			}
-			fail(error);
-		}
-
-		private void fail(Throwable error) {
-			this.done = true;
-			releaseHeld();
-			this.actual.onError(error);
-		}
-
-		@Override
 		public void onComplete() {
-			if (this.done) {
+			if (isDone()) {
 				return;
 			}
-			this.done = true;
+			markDone();
 			DataBuffer result;
 			synchronized (this) {
 				result = this.held;
@@ -275,42 +245,18 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		}
 
 		@Override
-		public void cancel() {
-			super.cancel();
-			cancelUpstream();
-			releaseHeld();
-		}
-
-		@Override
 		protected void discard(@Nullable DataBuffer buffer) {
 			DataBufferUtils.release(buffer);
 		}
 
-		private void cancelUpstream() {
-			Subscription subscription = this.upstream;
-			if (subscription != null) {
-				subscription.cancel();
-			}
-		}
-
-		private void releaseHeld() {
+		@Override
+		protected void releaseHeld() {
 			DataBuffer buffer;
 			synchronized (this) {
 				buffer = this.held;
 				this.held = null;
 			}
 			DataBufferUtils.release(buffer);
-		}
-
-		@Override
-		public @Nullable Object scanUnsafe(Attr key) {
-			if (key == Attr.PARENT) {
-				return this.upstream;
-			}
-			if (key == Attr.RUN_STYLE) {
-				return Attr.RunStyle.SYNC;
-			}
-			return super.scanUnsafe(key);
 		}
 
 	}

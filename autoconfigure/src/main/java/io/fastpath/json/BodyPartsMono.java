@@ -4,10 +4,10 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Operators;
+
+import io.fastpath.buffer.BodyBufferingSubscriber;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -15,11 +15,9 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.LimitedDataBufferList;
 
 /**
- * Gathers the buffers of a body into a list, without joining them, under a byte limit.
- * It releases what it holds by itself on error, limit and cancel, rather than leaving it to
- * Reactor's discard hooks: WebFlux registers {@code DataBuffer} hooks of its own downstream
- * of a request body (see {@link InFlightBuffer}), and a buffer handed to every hook would be
- * released once per hook. Emits the list, possibly empty, which the subscriber then owns.
+ * Gathers the buffers of a body into a list, without joining them, under a byte limit,
+ * releasing them itself on error, limit and cancel (see {@link BodyBufferingSubscriber}).
+ * Emits the list, possibly empty, which the subscriber then owns.
  *
  * @author Fastpath
  */
@@ -39,9 +37,7 @@ final class BodyPartsMono extends Mono<List<DataBuffer>> {
 		this.source.subscribe(new PartsSubscriber(actual, this.maxByteCount));
 	}
 
-	private static final class PartsSubscriber extends Operators.MonoSubscriber<DataBuffer, List<DataBuffer>> {
-
-		private @Nullable Subscription upstream;
+	private static final class PartsSubscriber extends BodyBufferingSubscriber<List<DataBuffer>> {
 
 		/**
 		 * The parts so far; {@code null} once emitted, failed or cancelled. Guarded by
@@ -49,25 +45,14 @@ final class BodyPartsMono extends Mono<List<DataBuffer>> {
 		 */
 		private @Nullable LimitedDataBufferList parts;
 
-		private boolean done;
-
 		PartsSubscriber(CoreSubscriber<? super List<DataBuffer>> actual, int maxByteCount) {
 			super(actual);
 			this.parts = new LimitedDataBufferList(maxByteCount);
 		}
 
 		@Override
-		public void onSubscribe(Subscription subscription) {
-			if (Operators.validate(this.upstream, subscription)) {
-				this.upstream = subscription;
-				this.actual.onSubscribe(this);
-				subscription.request(Long.MAX_VALUE);
-			}
-		}
-
-		@Override
 		public void onNext(DataBuffer buffer) {
-			if (this.done) {
+			if (isDone()) {
 				DataBufferUtils.release(buffer);
 				return;
 			}
@@ -92,26 +77,11 @@ final class BodyPartsMono extends Mono<List<DataBuffer>> {
 		}
 
 		@Override
-		public void onError(Throwable error) {
-			if (this.done) {
-				Operators.onErrorDropped(error, this.actual.currentContext());
-				return;
-			}
-			fail(error);
-		}
-
-		private void fail(Throwable error) {
-			this.done = true;
-			releaseParts();
-			this.actual.onError(error);
-		}
-
-		@Override
 		public void onComplete() {
-			if (this.done) {
+			if (isDone()) {
 				return;
 			}
-			this.done = true;
+			markDone();
 			List<DataBuffer> result;
 			synchronized (this) {
 				result = this.parts;
@@ -124,27 +94,14 @@ final class BodyPartsMono extends Mono<List<DataBuffer>> {
 		}
 
 		@Override
-		public void cancel() {
-			super.cancel();
-			cancelUpstream();
-			releaseParts();
-		}
-
-		@Override
 		protected void discard(@Nullable List<DataBuffer> parts) {
 			if (parts != null) {
 				parts.forEach(DataBufferUtils::release);
 			}
 		}
 
-		private void cancelUpstream() {
-			Subscription subscription = this.upstream;
-			if (subscription != null) {
-				subscription.cancel();
-			}
-		}
-
-		private void releaseParts() {
+		@Override
+		protected void releaseHeld() {
 			LimitedDataBufferList parts;
 			synchronized (this) {
 				parts = this.parts;

@@ -45,6 +45,9 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class FormParameters {
 
+	/** The exchange attribute under which {@link #from(ServerWebExchange)} keeps the form. */
+	private static final String EXCHANGE_ATTRIBUTE = FormParameters.class.getName();
+
 	/** Marks, on a start offset, a name or value that needs decoding. */
 	private static final int ENCODED = 1 << 31;
 
@@ -173,7 +176,11 @@ public final class FormParameters {
 	 * @return the form, empty if the request is not a form
 	 */
 	public static Mono<FormParameters> from(ServerWebExchange exchange) {
-		return exchange.getFormData().map(FormParameters::of);
+		// Cached on the exchange: several @FormParam arguments each ask, and a map built by
+		// another reader is encoded and scanned once, not once per argument.
+		return exchange.getFormData()
+			.map((map) -> (FormParameters) exchange.getAttributes()
+				.computeIfAbsent(EXCHANGE_ATTRIBUTE, (key) -> of(map)));
 	}
 
 	private static byte[] toUtf8(byte[] body, Charset charset) {

@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.http.MediaType;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 
@@ -240,6 +243,16 @@ class FormParametersTests {
 		assertThat(form.toMultiValueMap()).isEqualTo(map);
 		assertThat(form.getAll("a b")).containsExactly("1+2=3&", "%");
 		assertThat(FormParameters.of(new LinkedMultiValueMap<>())).isSameAs(FormParameters.empty());
+	}
+
+	@Test
+	void seesTheFormOfAnExchangeOnceHoweverOftenAsked() {
+		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.post("/")
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.body("a=1&b=%202"));
+		FormParameters form = FormParameters.from(exchange).block();
+		assertThat(form.getFirst("b")).isEqualTo(" 2");
+		assertThat(FormParameters.from(exchange).block()).isSameAs(form);
 	}
 
 	@Test

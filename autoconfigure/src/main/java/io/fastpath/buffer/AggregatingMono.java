@@ -310,13 +310,20 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		}
 
 		/**
-		 * Copy with {@code ByteBuf#writeBytes(ByteBuf, int, int)}: one memory copy and no
-		 * NIO buffer views.
+		 * Copy with the source's {@code ByteBuf#getBytes(int, ByteBuf, int, int)}: one
+		 * memory copy per component and no NIO buffer views. Not the target's
+		 * {@code writeBytes}: Netty's pooled buffers implement it by asking the source for
+		 * one NIO buffer, which a composite makes by copying all its components into a new
+		 * heap buffer first (measured: a 200 KB body cost 290 KB of garbage).
 		 */
 		static boolean copy(DataBuffer source, DataBuffer target) {
 			if (source instanceof NettyDataBuffer nettySource && target instanceof NettyDataBuffer nettyTarget) {
 				ByteBuf from = nettySource.getNativeBuffer();
-				nettyTarget.getNativeBuffer().writeBytes(from, from.readerIndex(), from.readableBytes());
+				ByteBuf to = nettyTarget.getNativeBuffer();
+				int length = from.readableBytes();
+				to.ensureWritable(length);
+				from.getBytes(from.readerIndex(), to, to.writerIndex(), length);
+				to.writerIndex(to.writerIndex() + length);
 				return true;
 			}
 			return false;

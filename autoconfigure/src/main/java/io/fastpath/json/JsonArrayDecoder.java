@@ -24,6 +24,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.base.ParserBase;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonReadFeature;
@@ -74,7 +75,7 @@ import org.springframework.util.MimeType;
  * Anything it does not handle better falls through to the stock decoder: a {@code Flux}
  * of arrays or collections (the stock decoder reads each top-level value whole), charsets
  * other than UTF-8, and mappers whose read features change the JSON syntax (comments,
- * single quotes, trailing commas, ...).
+ * single quotes, trailing commas, ...) or whose factory decorates its input.
  * <p>Errors are the stock ones: {@code DecodingException} for malformed JSON and wrong
  * types, {@code DataBufferLimitException} over the limit ({@code maxInMemorySize} applies
  * to the whole body for a {@code Mono}, to one element for a {@code Flux}, as stock).
@@ -91,6 +92,12 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			JsonReadFeature.ALLOW_YAML_COMMENTS, JsonReadFeature.ALLOW_SINGLE_QUOTES,
 			JsonReadFeature.ALLOW_UNQUOTED_PROPERTY_NAMES, JsonReadFeature.ALLOW_TRAILING_COMMA,
 			JsonReadFeature.ALLOW_MISSING_VALUES, JsonReadFeature.ALLOW_RS_CONTROL_CHAR };
+
+	/** Marks that no element value is waiting to be taken. */
+	private static final Object NO_VALUE = new Object();
+
+	/** Most bytes at the end of a chunk that reading ahead leaves to the splitter. */
+	private static final int MAX_READ_AHEAD_MARGIN = 16 * 1024;
 
 	private final Log logger = HttpLogging.forLogName(getClass());
 
@@ -308,7 +315,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				return false;
 			}
 		}
-		return true;
+		// Elements are found in the raw bytes, which a decorator would change before parsing
+		// (stock's non-blocking parser does not decorate its input).
+		return mapper.tokenStreamFactory().getInputDecorator() == null;
 	}
 
 	/** The stock decoder's mapper selection, through its public registrations. */
@@ -425,6 +434,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			this.logsValues = JsonArrayDecoder.this.logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
 		}
 
+		/** Largest distance between the starts of two values read ahead, separators included. */
+		private int largestValue;
+
 		/** Values completed by the current splitter step; created on the first one. */
 		private @Nullable List<Object> values;
 
@@ -490,34 +502,119 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			return this.values;
 		}
 
+		@Override
+		public int leadingArrayValues(byte[] bytes, int offset, int length) {
+			int resumeAt = offset + 1;
+			// A value near the end may be cut, and a parser that runs into the end throws,
+			// which costs more than the splitter scanning the last few values: stop before,
+			// unless the chunk seems to hold the rest of the array.
+			int stopAt = endsArray(bytes, offset, length) ? length : length - readAheadMargin();
+			if (stopAt <= 1) {
+				return resumeAt;
+			}
+			List<Object> values = values();
+			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
+				if (!(parser instanceof ParserBase tokens)) {
+					return resumeAt;
+				}
+				parser.nextToken();
+				// Token offsets without allocating a location per token: the parser's
+				// character offset of a value token, shifted to the location's byte offset.
+				long shift = parser.currentTokenLocation().getByteOffset() - tokens.getTokenCharacterOffset();
+				ValueReading reading = new ValueReading(parser);
+				// A value is taken once the token after it is read: a number or literal that
+				// reaches the end of the chunk may go on in the next one.
+				Object pending = NO_VALUE;
+				int pendingStart = -1;
+				JsonToken token = parser.nextToken();
+				while (token != null) {
+					int start = (int) (tokens.getTokenCharacterOffset() + shift);
+					take(pending, values);
+					if (pendingStart >= 0) {
+						this.largestValue = Math.max(this.largestValue, start - pendingStart);
+					}
+					resumeAt = offset + start;
+					if (token == JsonToken.END_ARRAY || start >= stopAt) {
+						break;
+					}
+					pending = reading.read(token);
+					pendingStart = start;
+					token = parser.nextToken();
+				}
+			}
+			catch (RuntimeException ex) {
+				// Cut by the end of the chunk, or wrong: the splitter goes on from the value
+				// not taken, finds its end, and has it read again, failing then if it is wrong.
+			}
+			return resumeAt;
+		}
+
+		/** Room left at the end of a chunk: twice the largest value seen, within bounds. */
+		private int readAheadMargin() {
+			return Math.min(2 * this.largestValue + 16, MAX_READ_AHEAD_MARGIN);
+		}
+
+		/** Whether the last byte that is not whitespace closes an array. */
+		private static boolean endsArray(byte[] bytes, int offset, int length) {
+			int i = offset + length - 1;
+			while (i > offset && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) {
+				i--;
+			}
+			return bytes[i] == ']';
+		}
+
 		private void readValues(byte[] bytes, int offset, int length, boolean wrapped, List<Object> values) {
 			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
 				if (wrapped) {
 					parser.nextToken();
 				}
-				// One deserialization context for the region, as MappingIterator keeps one.
-				MappingIterator<Object> databind = null;
+				ValueReading reading = new ValueReading(parser);
 				JsonToken token;
 				while ((token = parser.nextToken()) != null && token != JsonToken.END_ARRAY) {
-					Object value = this.scalarKind.read(parser, token);
-					if (value == ScalarKind.NOT_CANONICAL) {
-						if (token == JsonToken.VALUE_NULL || this.unwrapsRootValues) {
-							// The reader's root handling: null values, root name unwrapping.
-							value = this.reader.readValue(parser);
-						}
-						else {
-							databind = (databind != null) ? databind : this.reader.readValues(parser);
-							value = databind.nextValue();
-						}
-					}
-					if (this.logsValues) {
-						logValue(value, this.hints);
-					}
-					if (value != null) {
-						values.add(value);
-					}
+					take(reading.read(token), values);
 				}
 			}
+		}
+
+		private void take(@Nullable Object value, List<Object> values) {
+			if (value == NO_VALUE) {
+				return;
+			}
+			if (this.logsValues) {
+				logValue(value, this.hints);
+			}
+			if (value != null) {
+				values.add(value);
+			}
+		}
+
+		/** Reads the values of one parser, with one deserialization context, as MappingIterator keeps one. */
+		private final class ValueReading {
+
+			private final JsonParser parser;
+
+			private @Nullable MappingIterator<Object> databind;
+
+			ValueReading(JsonParser parser) {
+				this.parser = parser;
+			}
+
+			/** Read the value that starts with the current token. */
+			@Nullable Object read(JsonToken token) {
+				Object value = ElementReader.this.scalarKind.read(this.parser, token);
+				if (value != ScalarKind.NOT_CANONICAL) {
+					return value;
+				}
+				if (token == JsonToken.VALUE_NULL || ElementReader.this.unwrapsRootValues) {
+					// The reader's root handling: null values, root name unwrapping.
+					return ElementReader.this.reader.readValue(this.parser);
+				}
+				if (this.databind == null) {
+					this.databind = ElementReader.this.reader.readValues(this.parser);
+				}
+				return this.databind.nextValue();
+			}
+
 		}
 
 	}

@@ -17,6 +17,10 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * {@code [e1, e2, ...]} (the splitter writes the brackets over bytes it no longer needs),
  * so a plain blocking parser reads them without another copy. Jackson checks the content
  * of each element; this class checks what lies between them, where Jackson cannot see.
+ * <p>Finding the ends of elements is a second pass over bytes that the parser reads
+ * anyway, so once per chunk the splitter lets the handler's parser read the values of a
+ * top-level array ahead ({@link Regions#leadingArrayValues}), as far as they are surely
+ * complete, and scans only what it left: usually the last values of the chunk.
  * <p>Not thread-safe: one instance per decoded stream, fed serially.
  *
  * @author Fastpath
@@ -41,6 +45,22 @@ final class JsonElementSplitter {
 		 * @param length the length up to the end of the last value
 		 */
 		void rootValues(byte[] bytes, int offset, int length);
+
+		/**
+		 * Called once per chunk, where a value of a top-level array starts, with
+		 * {@code [}, the values of the array completed before it in this chunk and not
+		 * handed over yet, and the rest of the chunk: read values in order, as far as
+		 * they are surely complete (followed by another token, so not cut by the chunk's
+		 * end), and say where the first value not read starts. This spares the splitter
+		 * finding the ends of those values: the parser finds them anyway. The splitter
+		 * goes on from there, and finds and checks everything else as usual.
+		 * @param bytes the bytes
+		 * @param offset where the opening bracket is
+		 * @param length the length up to the end of the chunk
+		 * @return where the splitter goes on: the start of the first value not read,
+		 * or of the closing bracket after the last; {@code offset + 1} if none was read
+		 */
+		int leadingArrayValues(byte[] bytes, int offset, int length);
 
 		/**
 		 * Called with an element in progress that went over the limit, bracketed like
@@ -103,6 +123,9 @@ final class JsonElementSplitter {
 
 	private boolean completedInChunk;
 
+	/** Whether the values of this chunk may still be read ahead by the regions' parser. */
+	private boolean readAheadInChunk;
+
 	JsonElementSplitter(int maxInMemorySize) {
 		this.maxInMemorySize = maxInMemorySize;
 	}
@@ -131,6 +154,7 @@ final class JsonElementSplitter {
 		int from = this.size;
 		this.size += length;
 		this.completedInChunk = false;
+		this.readAheadInChunk = true;
 		if (length > 0) {
 			this.byteOrderMarkOnly = false;
 		}
@@ -189,11 +213,53 @@ final class JsonElementSplitter {
 				continue;
 			}
 			byte b = bytes[i];
-			if (!isWhitespace(b)) {
-				separatorOrStart(b, i, regions);
+			if (isWhitespace(b)) {
+				i++;
+				continue;
 			}
+			if (this.readAheadInChunk && this.inArray && this.arrayState != ArrayState.AFTER_VALUE && b != ']'
+					&& b != ',') {
+				this.readAheadInChunk = false;
+				int next = readAhead(i, regions);
+				if (next > i) {
+					i = next;
+					continue;
+				}
+			}
+			separatorOrStart(b, i, regions);
 			i++;
 		}
+	}
+
+	/**
+	 * Let the regions' parser read the values from the one starting at the given index,
+	 * together with the values completed before it in this chunk, not handed over yet:
+	 * what it reads is complete and well separated, so it counts as scanned.
+	 * @return where to go on scanning
+	 */
+	private int readAhead(int valueStart, Regions regions) {
+		int from = (this.regionStart >= 0) ? this.regionStart : valueStart;
+		int bracket = from - 1;
+		byte before = this.bytes[bracket];
+		this.bytes[bracket] = '[';
+		int next;
+		try {
+			next = regions.leadingArrayValues(this.bytes, bracket, this.size - bracket);
+		}
+		finally {
+			this.bytes[bracket] = before;
+		}
+		if (next < valueStart) {
+			// Stopped within the values completed before: the rest of them are still to go.
+			this.regionStart = next;
+			return valueStart;
+		}
+		this.regionStart = -1;
+		if (next > valueStart) {
+			this.completedInChunk = true;
+			this.arrayState = (this.bytes[next] == ']') ? ArrayState.AFTER_VALUE : ArrayState.AFTER_COMMA;
+		}
+		return next;
 	}
 
 	/** Scan a number or literal up to its delimiter, which is looked at again as a separator. */

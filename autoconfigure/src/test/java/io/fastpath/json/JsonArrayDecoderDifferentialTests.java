@@ -31,6 +31,7 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.ResolvableType;
@@ -321,6 +322,13 @@ class JsonArrayDecoderDifferentialTests {
 			// a stream): it would answer 500 where Fastpath answers 400.
 			return null;
 		}
+		if (testCase.mode() == Mode.FLUX && isStockBug(expected.error()) && !actual.failed()
+				&& actual.values().equals(readByJackson(testCase))) {
+			// Stock's token buffer converts numbers eagerly and lets the failure out raw (a
+			// BigDecimal over Jackson's limits read into a String): Jackson reading the whole
+			// body, the oracle then, converts only what the target needs.
+			return null;
+		}
 		if (testCase.mode() == Mode.FLUX && !"VALID".equals(testCase.kind()) && isLimitOrDecoding(expected.error())
 				&& isLimitOrDecoding(actual.error())) {
 			// Malformed and over the limit at once: which error shows first depends on how far
@@ -342,6 +350,28 @@ class JsonArrayDecoderDifferentialTests {
 			causeDifferences.computeIfAbsent(causeDifference, (key) -> new AtomicLong()).incrementAndGet();
 		}
 		return null;
+	}
+
+	/**
+	 * The values of a top-level array or of top-level values, as plain Jackson reads them
+	 * from the whole body ({@code null} elements left out, as a {@code Flux} leaves them out).
+	 */
+	private static List<Object> readByJackson(Case testCase) {
+		JsonMapper mapper = testCase.mapper().create();
+		List<Object> values = new ArrayList<>();
+		try (MappingIterator<Object> iterator = mapper.readerFor(mapper.constructType(testCase.target().type().getType()))
+			.readValues(testCase.body())) {
+			while (iterator.hasNextValue()) {
+				Object value = iterator.nextValue();
+				if (value != null) {
+					values.add(value);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			return List.of(ex);
+		}
+		return values;
 	}
 
 	/** Decode the chunks; {@code null} if any input buffer is left unreleased. */

@@ -490,6 +490,86 @@ class JsonArrayDecoderTests {
 			.satisfies((list) -> assertThat(sizeOf(list)).isEqualTo(2));
 	}
 
+	// Values read ahead by one parser per chunk
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("readAheadBodies")
+	void valuesReadAheadDecodeLikeStockWhereverTheBodyIsCutInTwoOrThree(Target target, String json) {
+		byte[] body = utf8(json);
+		for (int first = 1; first < body.length; first++) {
+			for (int second = first; second < body.length; second += 7) {
+				List<byte[]> chunks = (second == first) ? List.of(Arrays.copyOf(body, first),
+						Arrays.copyOfRange(body, first, body.length))
+						: List.of(Arrays.copyOf(body, first), Arrays.copyOfRange(body, first, second),
+								Arrays.copyOfRange(body, second, body.length));
+				decoding(target).bytes(chunks).likeStock();
+			}
+		}
+	}
+
+	static Stream<Arguments> readAheadBodies() {
+		return Stream.of(Arguments.of(fluxOf(Long.class), "[1,22,-333,4444, 55555 ,null, 6.5,\"7\",8]  "),
+				Arguments.of(fluxOf(Boolean.class), "[true,false, true,null,\"true\",false]"),
+				Arguments.of(fluxOf(String.class), "[\"a,b\",\"],\",\"c\\\",d\" , \"},{\",\"é,😀\",null,\"x\"]"),
+				Arguments.of(fluxOf(Double.class), "[1.5,-2e3,3,1E-2,0.1,7]"),
+				Arguments.of(fluxOfPojo(), "[{\"name\":\"a,]\",\"child\":{\"name\":\"b\"},\"tags\":[\"x\",\"y\"]},"
+						+ "{\"name\":\"},{\"},null, {\"name\":\"c\",\"child\":{\"name\":\"d\",\"tags\":[]}} ,{}]"),
+				Arguments.of(fluxOf(MAP), "[{\"a\":[1,{\"b\":2}],\"c\":\"]\"},{},{\"d\":null}]"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("readAheadBadBodies")
+	void badValuesAmongValuesReadAheadFailLikeStockWhereverTheBodyIsCut(Target target, String json) {
+		byte[] body = utf8(json);
+		for (int cut = 1; cut < body.length; cut++) {
+			DecoderOutcome outcome = decoding(target)
+				.bytes(Arrays.copyOf(body, cut), Arrays.copyOfRange(body, cut, body.length))
+				.likeStock();
+			assertThat(outcome.error()).as("cut at %d", cut).isNotNull();
+		}
+		assertThat(decoding(target).body(json).likeStock().error()).isNotNull();
+	}
+
+	static Stream<Arguments> readAheadBadBodies() {
+		Target longs = fluxOf(Long.class);
+		return Stream.of(Arguments.of(longs, "[1,2,x,4,5]"), Arguments.of(longs, "[1,2 3,4]"),
+				Arguments.of(longs, "[1,2,,3,4]"), Arguments.of(longs, "[1,2,\"a\",4,5]"),
+				Arguments.of(longs, "[1,2,3,4]]"), Arguments.of(longs, "[1,2,3,4}"), Arguments.of(longs, "[1,2,tru,4]"),
+				Arguments.of(longs, "[1,2,3,4,]"), Arguments.of(fluxOfPojo(), "[{\"name\":\"a\"},{\"name\":1]}]"),
+				Arguments.of(fluxOfPojo(), "[{\"name\":\"a\"},[],{\"name\":\"b\"}]"));
+	}
+
+	@Test
+	void valuesReadAheadAreEmittedWhenTheirChunkArrives() {
+		TestPublisher<DataBuffer> body = TestPublisher.create();
+		Flux<Object> values = fastpathDecoder().decode(body.flux(), ResolvableType.forClass(Long.class),
+				MediaType.APPLICATION_JSON, null);
+		StepVerifier.create(values)
+			.then(() -> body.next(handOut(this.heap, utf8("[1,2,3,"))))
+			.expectNext(1L, 2L, 3L)
+			.then(() -> body.next(handOut(this.heap, utf8("4,5"))))
+			.as("5 may go on in the next chunk")
+			.expectNext(4L)
+			.then(() -> body.next(handOut(this.heap, utf8("6,7]"))))
+			.expectNext(56L, 7L)
+			.then(body::complete)
+			.verifyComplete();
+	}
+
+	@Test
+	void valuesReadAheadFromManyChunksOfAStreamDecodeLikeStock() {
+		StringBuilder json = new StringBuilder("[");
+		for (int i = 0; i < 2000; i++) {
+			json.append((i > 0) ? "," : "").append("{\"name\":\"n").append(i).append("\",\"child\":{\"name\":\"")
+				.append("x".repeat(i % 300)).append("\"}}");
+		}
+		byte[] body = utf8(json.append("]").toString());
+		for (int size : new int[] { 100, 1000, 8192, 65536 }) {
+			assertThat(decoding(fluxOfPojo()).on("netty").bytes(chunksOf(body, size)).likeStock().values())
+				.hasSize(2000);
+		}
+	}
+
 	// Top-level shapes of a Flux
 
 	@Test

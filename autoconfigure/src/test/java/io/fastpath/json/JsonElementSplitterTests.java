@@ -18,6 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class JsonElementSplitterTests {
 
+	private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
+		.build();
+
 	@Test
 	void valuesOfATopLevelArrayAreHandedOverBracketedPerChunk() {
 		assertThat(split("[1, {\"a\":[2,\"]\"]} ,\"x\\\"y\" ,true]")).containsExactly("[1, {\"a\":[2,\"]\"]} ,\"x\\\"y\" ,true]");
@@ -109,6 +112,100 @@ class JsonElementSplitterTests {
 		assertThat(out).hasSize(1);
 	}
 
+	@Test
+	void valuesReadAheadCountAsScannedAndTheSplitterGoesOnAfterThem() {
+		assertThat(splitReadingAhead(2, "[1, 2 ,3,4]")).containsExactly("ahead:1,2", "[3,4]");
+		assertThat(splitReadingAhead(9, "[1,2,3]  ")).containsExactly("ahead:1,2,3");
+		assertThat(splitReadingAhead(9, "[1,2", ",3]")).as("once per chunk; 2 may go on")
+			.containsExactly("ahead:1", "ahead:2,3");
+	}
+
+	@Test
+	void valuesCompletedBeforeInTheChunkAreReadAheadWithTheRest() {
+		assertThat(splitReadingAhead(9, "[{\"a\":", "1},2,3]")).containsExactly("ahead:", "ahead:{\"a\":1},2,3");
+		assertThat(splitReadingAhead(1, "[{\"a\":", "1},\"b\",3]")).as("stopped within them")
+			.containsExactly("ahead:", "ahead:{\"a\":1}", "[\"b\",3]");
+		assertThat(splitReadingAhead(0, "[{\"a\":", "1},2,3]")).as("none read")
+			.containsExactly("ahead:", "ahead:", "[{\"a\":1},2,3]");
+	}
+
+	@Test
+	void separatorsAfterValuesReadAheadAreStillChecked() {
+		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> splitReadingAhead(9, "[1,2]]"))
+			.withMessageContaining("byte offset 5");
+		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> splitReadingAhead(9, "[1,2", "] ,"))
+			.withMessageContaining("byte offset 6");
+	}
+
+	/** Split with regions whose parser reads at most the given number of values ahead. */
+	private static List<String> splitReadingAhead(int valuesRead, String... chunks) {
+		JsonElementSplitter splitter = new JsonElementSplitter(-1);
+		List<String> out = new ArrayList<>();
+		JsonElementSplitter.Regions regions = readingAhead(valuesRead, recorder(out), out);
+		for (String chunk : chunks) {
+			splitter.feed(chunk(chunk), regions);
+		}
+		splitter.end(regions);
+		return out;
+	}
+
+	private static JsonElementSplitter.Regions readingAhead(int valuesRead, JsonElementSplitter.Regions recorder,
+			List<String> out) {
+		return new JsonElementSplitter.Regions() {
+
+			@Override
+			public void arrayValues(byte[] bytes, int offset, int length) {
+				recorder.arrayValues(bytes, offset, length);
+			}
+
+			@Override
+			public void rootValues(byte[] bytes, int offset, int length) {
+				recorder.rootValues(bytes, offset, length);
+			}
+
+			@Override
+			public int leadingArrayValues(byte[] bytes, int offset, int length) {
+				List<String> read = new ArrayList<>();
+				int resumeAt = offset + 1;
+				try (tools.jackson.core.JsonParser parser = JSON.createParser(bytes, offset, length)) {
+					parser.nextToken();
+					while (true) {
+						tools.jackson.core.JsonToken token = parser.nextToken();
+						int start = offset + (int) parser.currentTokenLocation().getByteOffset();
+						if (token == tools.jackson.core.JsonToken.END_ARRAY) {
+							resumeAt = start;
+							break;
+						}
+						if (read.size() == valuesRead) {
+							resumeAt = start;
+							break;
+						}
+						parser.skipChildren();
+						int end = offset + (int) parser.currentLocation().getByteOffset();
+						read.add(new String(bytes, start, end - start, StandardCharsets.UTF_8));
+						if (end == offset + length) {
+							// Maybe cut: not read, as the decoder's parser would not take it.
+							read.remove(read.size() - 1);
+							resumeAt = start;
+							break;
+						}
+					}
+				}
+				catch (tools.jackson.core.JacksonException ex) {
+					// Cut by the end of the chunk: what was read so far counts.
+				}
+				out.add("ahead:" + String.join(",", read));
+				return resumeAt;
+			}
+
+			@Override
+			public void checkIncomplete(byte[] bytes, int offset, int length) {
+				recorder.checkIncomplete(bytes, offset, length);
+			}
+
+		};
+	}
+
 	private static List<String> split(String... chunks) {
 		JsonElementSplitter splitter = new JsonElementSplitter(-1);
 		List<String> out = new ArrayList<>();
@@ -134,6 +231,12 @@ class JsonElementSplitterTests {
 			@Override
 			public void rootValues(byte[] bytes, int offset, int length) {
 				out.add("root:" + new String(bytes, offset, length, StandardCharsets.UTF_8));
+			}
+
+			@Override
+			public int leadingArrayValues(byte[] bytes, int offset, int length) {
+				// Reads nothing: the splitter finds every value itself.
+				return offset + 1;
 			}
 
 			@Override

@@ -1,5 +1,10 @@
 package io.fastpath.json;
 
+import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -30,6 +35,9 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.test.publisher.TestPublisher;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.io.IOContext;
+import tools.jackson.core.io.InputDecorator;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
@@ -568,6 +576,14 @@ class JsonArrayDecoderTests {
 			assertThat(decoding(fluxOfPojo()).on("netty").bytes(chunksOf(body, size)).likeStock().values())
 				.hasSize(2000);
 		}
+	}
+
+	@Test
+	void fluxFromMapperThatDecoratesItsInputIsReadLikeStock() {
+		JsonMapper mapper = JsonMapper.builder(JsonFactory.builder().inputDecorator(new XToYDecorator()).build())
+			.build();
+		DecoderOutcome outcome = decoding(fluxOf(String.class)).mapper(mapper).body("[\"x\",\"xx\"]").likeStock();
+		assertThat(outcome.values()).hasSize(2);
 	}
 
 	// Top-level shapes of a Flux
@@ -1239,6 +1255,43 @@ class JsonArrayDecoderTests {
 				parts.add(RandomJson.printable(chunk));
 			}
 			return DecoderOutcome.abbreviate(parts.size() + " chunk(s) " + parts, 600);
+		}
+
+	}
+
+	/** Turns every {@code x} of the input into {@code y}, where Jackson decorates input. */
+	static final class XToYDecorator extends InputDecorator {
+
+		@Override
+		public InputStream decorate(IOContext context, InputStream in) {
+			return new FilterInputStream(in) {
+
+				@Override
+				public int read() throws IOException {
+					int b = super.read();
+					return (b == 'x') ? 'y' : b;
+				}
+
+				@Override
+				public int read(byte[] bytes, int offset, int length) throws IOException {
+					int read = super.read(bytes, offset, length);
+					for (int i = offset; i < offset + read; i++) {
+						bytes[i] = (bytes[i] == 'x') ? (byte) 'y' : bytes[i];
+					}
+					return read;
+				}
+
+			};
+		}
+
+		@Override
+		public InputStream decorate(IOContext context, byte[] src, int offset, int length) {
+			return decorate(context, new ByteArrayInputStream(src, offset, length));
+		}
+
+		@Override
+		public Reader decorate(IOContext context, Reader reader) {
+			return reader;
 		}
 
 	}

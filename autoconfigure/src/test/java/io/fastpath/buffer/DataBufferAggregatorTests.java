@@ -159,14 +159,30 @@ class DataBufferAggregatorTests {
 	}
 
 	@Test
+	void nettyBodyOfManyPiecesStaysGathered() {
+		use(LeakTrackingDataBufferFactory.nettyPooled());
+		String body = "x".repeat(AggregatingMono.MAX_COMPOSITE_COMPONENTS);
+		Flux<DataBuffer> pieces = Flux.range(0, body.length()).map((i) -> buffer("x"));
+		StepVerifier.create(DataBufferAggregator.aggregate(pieces, -1, -1))
+			.assertNext((joined) -> {
+				assertThat(((NettyDataBuffer) joined).getNativeBuffer()).isInstanceOf(CompositeByteBuf.class);
+				assertThat(release(joined)).isEqualTo(body);
+			})
+			.verifyComplete();
+	}
+
+	@Test
 	void nettyBodyTricklingInIsMovedIntoOneBuffer() {
 		use(LeakTrackingDataBufferFactory.nettyPooled());
-		String body = "0123456789abcdefghijklmnopqrstuvwxyz";
+		StringBuilder body = new StringBuilder();
+		for (int i = 0; i < AggregatingMono.MAX_COMPOSITE_COMPONENTS * 3 / 2; i++) {
+			body.append((char) ('a' + i % 26));
+		}
 		Flux<DataBuffer> pieces = Flux.range(0, body.length()).map((i) -> buffer(body.substring(i, i + 1)));
-		StepVerifier.create(DataBufferAggregator.aggregate(pieces, 100, -1))
+		StepVerifier.create(DataBufferAggregator.aggregate(pieces, -1, -1))
 			.assertNext((joined) -> {
 				assertThat(((NettyDataBuffer) joined).getNativeBuffer()).isNotInstanceOf(CompositeByteBuf.class);
-				assertThat(release(joined)).isEqualTo(body);
+				assertThat(release(joined)).isEqualTo(body.toString());
 			})
 			.verifyComplete();
 	}

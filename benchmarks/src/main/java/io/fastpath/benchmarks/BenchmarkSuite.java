@@ -17,7 +17,6 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs the benchmarks, each with a {@code stock} and a {@code fastpath} method, in one JMH
@@ -25,9 +24,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * with its error, the Fastpath/stock ratio, and bytes allocated per operation. Benchmarks
  * that also have a {@code jackson} method (plain Jackson, as a reference) fill three more
  * columns: its throughput, its bytes per operation and the Fastpath/Jackson ratio.
- * <p>Arguments are JMH's own (for example a benchmark regex, or {@code -f 2}); the
- * defaults below keep a full run of every benchmark within about 15 minutes on two cores,
- * so that the whole suite with the server load stays within 20.
+ * <p>Arguments are JMH's own (for example a benchmark regex, or {@code -f 2}). Each
+ * benchmark class declares the iterations it needs ({@code @Warmup}, {@code @Measurement}:
+ * eight half-second measurements, because the 99.9% error is a Student t quantile times
+ * the spread, and that quantile alone is 12.9 with four samples, 5.4 with eight); with
+ * one fork, a full run of every benchmark stays within about 16 minutes on two cores, so
+ * that the whole suite with the server load stays within 20.
  * The table is also written to the file named by {@code -Dreport=...}, if set.
  */
 public final class BenchmarkSuite {
@@ -51,15 +53,6 @@ public final class BenchmarkSuite {
 		}
 		if (commandLine.getForkCount().hasValue() == false) {
 			options.forks(1);
-		}
-		if (commandLine.getWarmupIterations().hasValue() == false) {
-			options.warmupIterations(3).warmupTime(TimeValue.seconds(1));
-		}
-		if (commandLine.getMeasurementIterations().hasValue() == false) {
-			// Eight short iterations rather than four long ones, in the same time: the 99.9%
-			// error is a Student t quantile times the spread, and with four samples that
-			// quantile alone is 12.9 (5.4 with eight).
-			options.measurementIterations(8).measurementTime(TimeValue.milliseconds(500));
 		}
 		Collection<RunResult> results = new Runner(options.build()).run();
 		String table = table(results);

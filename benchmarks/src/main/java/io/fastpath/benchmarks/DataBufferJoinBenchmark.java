@@ -1,14 +1,17 @@
 package io.fastpath.benchmarks;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import io.fastpath.buffer.DataBufferAggregator;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Flux;
 
 import org.springframework.core.io.buffer.DataBuffer;
@@ -22,6 +25,8 @@ import org.springframework.core.io.buffer.PooledDataBuffer;
  * reported is the join's own, beyond the input buffers.
  */
 @State(Scope.Thread)
+@Warmup(iterations = 4, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 8, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class DataBufferJoinBenchmark {
 
 	@Param({ "default", "netty" })

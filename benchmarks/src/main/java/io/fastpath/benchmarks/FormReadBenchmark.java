@@ -4,15 +4,18 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.fastpath.form.FormParameters;
 import io.fastpath.form.LazyFormHttpMessageReader;
 import io.fastpath.form.RequestParameters;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Flux;
 
 import org.springframework.core.ResolvableType;
@@ -36,6 +39,8 @@ import org.springframework.web.util.UriComponentsBuilder;
  * A fifth to a third of the values are percent-encoded.
  */
 @State(Scope.Thread)
+@Warmup(iterations = 4, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 8, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class FormReadBenchmark {
 
 	private static final ResolvableType FORM = ResolvableType.forClassWithGenerics(MultiValueMap.class, String.class,

@@ -9,16 +9,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import io.fastpath.json.JsonArrayDecoder;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Flux;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,6 +41,8 @@ import org.springframework.http.codec.json.JacksonJsonDecoder;
  * {@code buffers} roughly equal slices that are wrapped, not copied, for each operation.
  */
 @State(Scope.Thread)
+@Warmup(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 8, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class JsonArrayDecodeBenchmark {
 
 	private static final Map<String, Object> NO_HINTS = Collections.emptyMap();

@@ -3,14 +3,17 @@ package io.fastpath.benchmarks;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.fastpath.buffer.AggregatingHttpMessageReader;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Flux;
 
 import org.springframework.core.ResolvableType;
@@ -28,6 +31,8 @@ import org.springframework.http.codec.DecoderHttpMessageReader;
  * {@code bodyToMono(String.class)} do: the stock reader against Fastpath's.
  */
 @State(Scope.Thread)
+@Warmup(iterations = 4, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 8, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class WholeBodyDecodeBenchmark {
 
 	private static final ResolvableType STRING = ResolvableType.forClass(String.class);

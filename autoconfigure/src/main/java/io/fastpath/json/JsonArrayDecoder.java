@@ -192,10 +192,13 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			ReadPlan plan = plan(mapper, elementType, hintsToUse, true);
 			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse);
 			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
+			// The end goes through the same operator as the chunks: an operator after it
+			// would be one more step for every element.
 			return Flux.from(input)
 				.map(InFlightBuffer::new)
-				.concatMapIterable((chunk) -> elements.feed(splitter, chunk.handOver()))
-				.concatWith(Flux.defer(() -> Flux.fromIterable(elements.end(splitter))))
+				.concatWithValues(InFlightBuffer.END)
+				.concatMapIterable((chunk) -> (chunk != InFlightBuffer.END) ? elements.feed(splitter, chunk.handOver())
+						: elements.end(splitter))
 				.doOnDiscard(InFlightBuffer.class, InFlightBuffer::release);
 		});
 	}
@@ -437,6 +440,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		/** Largest distance between the starts of two values read ahead, separators included. */
 		private int largestValue;
 
+		/** How many values the last step that completed any completed. */
+		private int lastValueCount;
+
 		/** Values completed by the current splitter step; created on the first one. */
 		private @Nullable List<Object> values;
 
@@ -465,7 +471,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		private List<Object> takeValues() {
 			List<Object> completed = this.values;
 			this.values = null;
-			return (completed != null) ? completed : Collections.emptyList();
+			if (completed == null) {
+				return Collections.emptyList();
+			}
+			this.lastValueCount = completed.size();
+			return completed;
 		}
 
 		@Override
@@ -497,7 +507,8 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 		private List<Object> values() {
 			if (this.values == null) {
-				this.values = new ArrayList<>();
+				// Chunks of a stream tend to hold as many values as the one before.
+				this.values = new ArrayList<>(Math.max(10, this.lastValueCount));
 			}
 			return this.values;
 		}

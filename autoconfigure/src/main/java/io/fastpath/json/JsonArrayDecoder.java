@@ -60,10 +60,11 @@ import org.springframework.util.MimeType;
  * Decodes JSON with Jackson Databind like Spring's {@link JacksonJsonDecoder}, which it
  * decorates (same mapper, registrations, MIME types, limit and hints), but faster:
  * <ul>
- * <li>{@code Flux<T>} over a top-level array (or newline-delimited JSON) finds element
- * boundaries in the raw bytes ({@link JsonElementSplitter}) and reads all elements that a
- * chunk completes with one parser, instead of copying every token of every element into
- * a {@code TokenBuffer} and reading each back. {@code Long}, {@code Integer},
+ * <li>{@code Flux<T>} over a top-level array (or newline-delimited JSON) reads all
+ * elements that a chunk completes with one parser, instead of copying every token of
+ * every element into a {@code TokenBuffer} and reading each back: the parser reads the
+ * chunk's array values ahead as far as they are surely complete, and a splitter
+ * ({@link JsonElementSplitter}) finds the other element boundaries in the raw bytes. {@code Long}, {@code Integer},
  * {@code Boolean}, {@code String} and {@code Double} elements are taken from the token
  * directly when it is the canonical one for the type.</li>
  * <li>Whole values ({@code Mono}, including {@code List<T>}, {@code Set<T>}, {@code T[]}

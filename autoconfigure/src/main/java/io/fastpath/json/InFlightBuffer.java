@@ -1,10 +1,7 @@
 package io.fastpath.json;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.util.Assert;
 
 /**
  * A body buffer inside this decoder's operators, under a type of its own. Reactor hands
@@ -20,10 +17,7 @@ import org.springframework.util.Assert;
  */
 final class InFlightBuffer {
 
-	/** Marks the end of the body, after its last buffer: holds nothing. */
-	static final InFlightBuffer END = new InFlightBuffer();
-
-	private final @Nullable DataBuffer buffer;
+	private final DataBuffer buffer;
 
 	private boolean released;
 
@@ -31,17 +25,11 @@ final class InFlightBuffer {
 		this.buffer = buffer;
 	}
 
-	private InFlightBuffer() {
-		this.buffer = null;
-		this.released = true;
-	}
-
 	/**
 	 * Hand the buffer over to a consumer that releases it.
 	 * @return the buffer, no longer released by {@link #release()}
 	 */
 	DataBuffer handOver() {
-		Assert.state(this.buffer != null, "The end holds no buffer");
 		this.released = true;
 		return this.buffer;
 	}

@@ -62,9 +62,10 @@ import org.springframework.util.MimeType;
  * <ul>
  * <li>{@code Flux<T>} over a top-level array (or newline-delimited JSON) reads all
  * elements that a chunk completes with one parser, instead of copying every token of
- * every element into a {@code TokenBuffer} and reading each back: the parser reads the
- * chunk's array values ahead as far as they are surely complete, and a splitter
- * ({@link JsonElementSplitter}) finds the other element boundaries in the raw bytes. {@code Long}, {@code Integer},
+ * every element into a {@code TokenBuffer} and reading each back. A splitter
+ * ({@link JsonElementSplitter}) finds element boundaries in the raw bytes; for elements
+ * that Jackson's own scalar deserializers read, the parser first reads a chunk's array
+ * values ahead, as far as they are surely complete, and the splitter scans only the rest. {@code Long}, {@code Integer},
  * {@code Boolean}, {@code String} and {@code Double} elements are taken from the token
  * directly when it is the canonical one for the type.</li>
  * <li>Whole values ({@code Mono}, including {@code List<T>}, {@code Set<T>}, {@code T[]}
@@ -193,13 +194,12 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			ReadPlan plan = plan(mapper, elementType, hintsToUse, true);
 			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse);
 			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
-			// The end goes through the same operator as the chunks: an operator after it
-			// would be one more step for every element.
+			// The end is a step of its own, as stock's: an error thrown at the end inside
+			// concatMapIterable would be dropped by a downstream onErrorContinue.
 			return Flux.from(input)
 				.map(InFlightBuffer::new)
-				.concatWithValues(InFlightBuffer.END)
-				.concatMapIterable((chunk) -> (chunk != InFlightBuffer.END) ? elements.feed(splitter, chunk.handOver())
-						: elements.end(splitter))
+				.concatMapIterable((chunk) -> elements.feed(splitter, chunk.handOver()))
+				.concatWith(Flux.defer(() -> Flux.fromIterable(elements.end(splitter))))
 				.doOnDiscard(InFlightBuffer.class, InFlightBuffer::release);
 		});
 	}
@@ -517,6 +517,12 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		@Override
 		public int leadingArrayValues(byte[] bytes, int offset, int length) {
 			int resumeAt = offset + 1;
+			if (this.scalarKind == ScalarKind.OTHER) {
+				// Reading ahead may start a value that the chunk cuts, and Databind would run
+				// the application's deserializers, setters and creators on it, once more
+				// than stock: only values read by Jackson's own deserializers are read ahead.
+				return resumeAt;
+			}
 			// A value near the end may be cut, and a parser that runs into the end throws,
 			// which costs more than the splitter scanning the last few values: stop before,
 			// unless the chunk seems to hold the rest of the array.

@@ -18,9 +18,9 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * so a plain blocking parser reads them without another copy. Jackson checks the content
  * of each element; this class checks what lies between them, where Jackson cannot see.
  * <p>Finding the ends of elements is a second pass over bytes that the parser reads
- * anyway, so once per chunk the splitter lets the handler's parser read the values of a
- * top-level array ahead ({@link Regions#leadingArrayValues}), as far as they are surely
- * complete, and scans only what it left: usually the last values of the chunk.
+ * anyway, so once per chunk the splitter offers the handler's parser to read the values
+ * of a top-level array ahead ({@link Regions#leadingArrayValues}), as far as they are
+ * surely complete, and scans only what it left: usually the last values of the chunk.
  * <p>Not thread-safe: one instance per decoded stream, fed serially.
  *
  * @author Fastpath
@@ -51,7 +51,7 @@ final class JsonElementSplitter {
 		 * {@code [}, the values of the array completed before it in this chunk and not
 		 * handed over yet, and the rest of the chunk: read values in order, as far as
 		 * they are surely complete (followed by another token, so not cut by the chunk's
-		 * end), and say where the first value not read starts. This spares the splitter
+		 * end), or none, and say where the first value not read starts. This spares the splitter
 		 * finding the ends of those values: the parser finds them anyway. The splitter
 		 * goes on from there, and finds and checks everything else as usual.
 		 * @param bytes the bytes
@@ -217,8 +217,10 @@ final class JsonElementSplitter {
 				i++;
 				continue;
 			}
-			if (this.readAheadInChunk && this.inArray && this.arrayState != ArrayState.AFTER_VALUE && b != ']'
-					&& b != ',') {
+			// Not at a byte that starts no value: below 0x20 (a control character, or not
+			// ASCII), after '[' it would make Jackson guess UTF-16 or UTF-32.
+			if (this.readAheadInChunk && this.inArray && this.arrayState != ArrayState.AFTER_VALUE && b >= 0x20
+					&& b != ']' && b != ',') {
 				this.readAheadInChunk = false;
 				int next = readAhead(i, regions);
 				if (next > i) {

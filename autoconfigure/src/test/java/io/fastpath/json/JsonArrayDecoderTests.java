@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonView;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -38,6 +40,7 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.io.IOContext;
 import tools.jackson.core.io.InputDecorator;
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
@@ -575,6 +578,82 @@ class JsonArrayDecoderTests {
 		for (int size : new int[] { 100, 1000, 8192, 65536 }) {
 			assertThat(decoding(fluxOfPojo()).on("netty").bytes(chunksOf(body, size)).likeStock().values())
 				.hasSize(2000);
+		}
+	}
+
+	@Test
+	void deserializersRunOnceForEveryElementWhereverTheBodyIsCut() {
+		// A cut value must not reach the application's code: stock reads each element once.
+		String[] bodies = { "[{\"id\":\"o1\",\"total\":\"1.00 EUR\"},{\"id\":\"]\",\"total\":\"2.00 EUR\"}]",
+				"[{\"id\":\"o1\",\"total\":\"1.00 EUR\"},{\"id\":\"" + "o".repeat(300)
+						+ "\",\"total\":\"2.00 EUR\"}]" };
+		for (String json : bodies) {
+			byte[] body = utf8(json);
+			for (int cut = 1; cut < body.length; cut++) {
+				AtomicInteger calls = new AtomicInteger();
+				JsonMapper mapper = JsonMapper.builder()
+					.addModule(new SimpleModule().addDeserializer(Money.class, new CountingDeserializer(calls)))
+					.build();
+				DecoderOutcome outcome = decoding(Target.flux("Order", ResolvableType.forClass(Order.class), "{}", "1"))
+					.mapper(mapper)
+					.bytes(Arrays.copyOf(body, cut), Arrays.copyOfRange(body, cut, body.length))
+					.fastpathOnly();
+				assertThat(outcome.values()).as("cut at %d", cut).hasSize(2);
+				assertThat(calls).as("cut at %d", cut).hasValue(2);
+			}
+		}
+	}
+
+	@Test
+	void scalarDeserializersOfTheApplicationRunOnceForEveryElementWhereverTheBodyIsCut() {
+		// A chunk that ends in "a]" looks like the end of the array.
+		byte[] body = utf8("[\"x\",\"a]\",\"b\",12345]");
+		for (int cut = 1; cut < body.length; cut++) {
+			AtomicInteger calls = new AtomicInteger();
+			JsonMapper mapper = JsonMapper.builder()
+				.addModule(new SimpleModule().addDeserializer(String.class, new ValueDeserializer<String>() {
+
+					@Override
+					public String deserialize(JsonParser parser, DeserializationContext context) {
+						calls.incrementAndGet();
+						return parser.getValueAsString();
+					}
+
+				}))
+				.build();
+			DecoderOutcome outcome = decoding(fluxOf(String.class)).mapper(mapper)
+				.bytes(Arrays.copyOf(body, cut), Arrays.copyOfRange(body, cut, body.length))
+				.fastpathOnly();
+			assertThat(outcome.values()).as("cut at %d", cut).containsExactly("x", "a]", "b", "12345");
+			assertThat(calls).as("cut at %d", cut).hasValue(4);
+		}
+	}
+
+	@Test
+	void controlByteWhereAValueStartsFailsBeforeAnythingIsReadLikeStock() {
+		// After '[', a 0 byte would make Jackson read the bytes as UTF-16.
+		byte[] body = concat(bytes(0x5B, 0x00, 0x31, 0x00, 0x2C, 0x00, 0x22, 0x00, 0x41, 0x5C, 0x22, 0x00, 0x2C, 0x00,
+				0x7B, 0x00), utf8("        \"]"));
+		for (JsonMapper mapper : List.of(JsonMapper.builder().build(),
+				JsonMapper.builder().enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build())) {
+			for (List<byte[]> chunks : List.of(List.of(body), chunksOf(body, 24))) {
+				DecoderOutcome outcome = decoding(fluxOf(String.class)).mapper(mapper).bytes(chunks).likeStock();
+				assertThat(outcome.values()).isEmpty();
+				assertThat(outcome.error()).isInstanceOf(DecodingException.class);
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "[1,2", "[1,2,", "[1,2] {", "{\"a\":1" })
+	void truncatedStreamFailsEvenUnderOnErrorContinueLikeStock(String json) {
+		for (Decoder<Object> decoder : List.<Decoder<Object>>of(stockDecoder(), fastpathDecoder())) {
+			Flux<Object> values = decoder
+				.decode(input(this.heap, List.of(utf8(json))), ResolvableType.forClass(Long.class),
+						MediaType.APPLICATION_JSON, null)
+				.onErrorContinue((error, value) -> {
+				});
+			StepVerifier.create(values).thenConsumeWhile((value) -> true).expectError(DecodingException.class).verify();
 		}
 	}
 
@@ -1429,6 +1508,23 @@ class JsonArrayDecoderTests {
 		public Money deserialize(JsonParser parser, DeserializationContext context) {
 			String[] parts = parser.getValueAsString().split(" ");
 			return new Money(new BigDecimal(parts[0]).movePointRight(2).longValueExact(), parts[1]);
+		}
+
+	}
+
+	/** Reads money as {@link MoneyDeserializer} does, counting its calls. */
+	static final class CountingDeserializer extends ValueDeserializer<Money> {
+
+		private final AtomicInteger calls;
+
+		CountingDeserializer(AtomicInteger calls) {
+			this.calls = calls;
+		}
+
+		@Override
+		public Money deserialize(JsonParser parser, DeserializationContext context) {
+			this.calls.incrementAndGet();
+			return new MoneyDeserializer().deserialize(parser, context);
 		}
 
 	}

@@ -217,8 +217,9 @@ final class JsonElementSplitter {
 				i++;
 				continue;
 			}
-			// Not at a byte that starts no value: below 0x20 (a control character, or not
-			// ASCII), after '[' it would make Jackson guess UTF-16 or UTF-32.
+			// Only where a value may start. A byte below 0x20 (a control character, or not
+			// ASCII) is for start() to reject: after the '[' written before it, it would make
+			// Jackson guess UTF-16 or UTF-32.
 			if (this.readAheadInChunk && this.inArray && this.arrayState != ArrayState.AFTER_VALUE && b >= 0x20
 					&& b != ']' && b != ',') {
 				this.readAheadInChunk = false;

@@ -63,11 +63,11 @@ import org.springframework.util.MimeType;
  * <li>{@code Flux<T>} over a top-level array (or newline-delimited JSON) reads all
  * elements that a chunk completes with one parser, instead of copying every token of
  * every element into a {@code TokenBuffer} and reading each back. A splitter
- * ({@link JsonElementSplitter}) finds element boundaries in the raw bytes; for elements
- * that Jackson's own scalar deserializers read, the parser first reads a chunk's array
- * values ahead, as far as they are surely complete, and the splitter scans only the rest. {@code Long}, {@code Integer},
- * {@code Boolean}, {@code String} and {@code Double} elements are taken from the token
- * directly when it is the canonical one for the type.</li>
+ * ({@link JsonElementSplitter}) finds element boundaries in the raw bytes.
+ * {@code Long}, {@code Integer}, {@code Boolean}, {@code String} and {@code Double}
+ * elements are taken from the token directly when it is the canonical one for the type;
+ * for them, the parser first reads a chunk's array values ahead, as far as they are
+ * surely complete, and the splitter scans only the rest.</li>
  * <li>Whole values ({@code Mono}, including {@code List<T>}, {@code Set<T>}, {@code T[]}
  * and primitive arrays) are parsed in place from heap buffers, with
  * {@code ObjectReader}s cached per type and view: a body in several heap buffers is

@@ -193,7 +193,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			Map<String, Object> hintsToUse = withContext(hints, contextView);
 			ReadPlan plan = plan(mapper, elementType, hintsToUse, true);
 			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse);
-			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize());
+			// Reading ahead may start a value that the chunk cuts, and Databind would run the
+			// application's deserializers, setters and creators on it, once more than stock:
+			// only values read by Jackson's own scalar deserializers are read ahead.
+			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize(),
+					plan.scalarKind() != ScalarKind.OTHER);
 			// The end is a step of its own, as stock's: an error thrown at the end inside
 			// concatMapIterable would be dropped by a downstream onErrorContinue.
 			return Flux.from(input)
@@ -481,12 +485,12 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 		@Override
 		public void arrayValues(byte[] bytes, int offset, int length) {
-			readValues(bytes, offset, length, true, values());
+			readValues(bytes, offset, length, true);
 		}
 
 		@Override
 		public void rootValues(byte[] bytes, int offset, int length) {
-			readValues(bytes, offset, length, false, values());
+			readValues(bytes, offset, length, false);
 		}
 
 		@Override
@@ -516,21 +520,40 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 		@Override
 		public int leadingArrayValues(byte[] bytes, int offset, int length) {
-			int resumeAt = offset + 1;
-			if (this.scalarKind == ScalarKind.OTHER) {
-				// Reading ahead may start a value that the chunk cuts, and Databind would run
-				// the application's deserializers, setters and creators on it, once more
-				// than stock: only values read by Jackson's own deserializers are read ahead.
-				return resumeAt;
+			if (endsArray(bytes, offset, length)) {
+				// The chunk seems to hold the rest of the array.
+				return readAhead(bytes, offset, length, length);
+			}
+			if (this.scalarKind.isNumberOrLiteral()) {
+				// Numbers and literals hold no comma: the values before the chunk's last comma
+				// are complete, and read as an array closed there, the parser never runs into
+				// the end of the chunk.
+				int comma = lastComma(bytes, offset, length);
+				if (comma < 0) {
+					return offset + 1;
+				}
+				bytes[comma] = ']';
+				try {
+					int resumeAt = readAhead(bytes, offset, comma + 1 - offset, Integer.MAX_VALUE);
+					return (resumeAt == comma) ? skipWhitespace(bytes, comma + 1, offset + length) : resumeAt;
+				}
+				finally {
+					bytes[comma] = ',';
+				}
 			}
 			// A value near the end may be cut, and a parser that runs into the end throws,
-			// which costs more than the splitter scanning the last few values: stop before,
-			// unless the chunk seems to hold the rest of the array.
-			int stopAt = endsArray(bytes, offset, length) ? length : length - readAheadMargin();
-			if (stopAt <= 1) {
-				return resumeAt;
-			}
-			List<Object> values = values();
+			// which costs more than the splitter scanning the last few values: stop before.
+			int stopAt = length - readAheadMargin();
+			return (stopAt > 1) ? readAhead(bytes, offset, length, stopAt) : offset + 1;
+		}
+
+		/**
+		 * Read the values of {@code [v1, v2, ...} that start before {@code stopAt}, each
+		 * once the token after it is read.
+		 * @return where the first value not taken starts, or the closing bracket
+		 */
+		private int readAhead(byte[] bytes, int offset, int length, int stopAt) {
+			int resumeAt = offset + 1;
 			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
 				if (!(parser instanceof ParserBase tokens)) {
 					return resumeAt;
@@ -547,7 +570,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				JsonToken token = parser.nextToken();
 				while (token != null) {
 					int start = (int) (tokens.getTokenCharacterOffset() + shift);
-					take(pending, values);
+					take(pending);
 					if (pendingStart >= 0) {
 						this.largestValue = Math.max(this.largestValue, start - pendingStart);
 					}
@@ -567,6 +590,25 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			return resumeAt;
 		}
 
+		/** Where the first byte from the index that is not whitespace is, or the end. */
+		private static int skipWhitespace(byte[] bytes, int from, int end) {
+			int i = from;
+			while (i < end && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) {
+				i++;
+			}
+			return i;
+		}
+
+		/** Where the last comma of the chunk after its opening bracket is, or -1. */
+		private static int lastComma(byte[] bytes, int offset, int length) {
+			for (int i = offset + length - 1; i > offset; i--) {
+				if (bytes[i] == ',') {
+					return i;
+				}
+			}
+			return -1;
+		}
+
 		/** Room left at the end of a chunk: twice the largest value seen, within bounds. */
 		private int readAheadMargin() {
 			return Math.min(2 * this.largestValue + 16, MAX_READ_AHEAD_MARGIN);
@@ -581,7 +623,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			return bytes[i] == ']';
 		}
 
-		private void readValues(byte[] bytes, int offset, int length, boolean wrapped, List<Object> values) {
+		private void readValues(byte[] bytes, int offset, int length, boolean wrapped) {
 			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
 				if (wrapped) {
 					parser.nextToken();
@@ -589,12 +631,12 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				ValueReading reading = new ValueReading(parser);
 				JsonToken token;
 				while ((token = parser.nextToken()) != null && token != JsonToken.END_ARRAY) {
-					take(reading.read(token), values);
+					take(reading.read(token));
 				}
 			}
 		}
 
-		private void take(@Nullable Object value, List<Object> values) {
+		private void take(@Nullable Object value) {
 			if (value == NO_VALUE) {
 				return;
 			}
@@ -602,7 +644,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				logValue(value, this.hints);
 			}
 			if (value != null) {
-				values.add(value);
+				values().add(value);
 			}
 		}
 

@@ -18,9 +18,10 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * so a plain blocking parser reads them without another copy. Jackson checks the content
  * of each element; this class checks what lies between them, where Jackson cannot see.
  * <p>Finding the ends of elements is a second pass over bytes that the parser reads
- * anyway, so once per chunk the splitter offers the handler's parser to read the values
- * of a top-level array ahead ({@link Regions#leadingArrayValues}), as far as they are
- * surely complete, and scans only what it left: usually the last values of the chunk.
+ * anyway, so a splitter created to read ahead offers the handler's parser, once per
+ * chunk, to read the values of a top-level array ahead
+ * ({@link Regions#leadingArrayValues}), as far as they are surely complete, and scans
+ * only what it left: usually the last value of the chunk.
  * <p>Not thread-safe: one instance per decoded stream, fed serially.
  *
  * @author Fastpath
@@ -47,18 +48,20 @@ final class JsonElementSplitter {
 		void rootValues(byte[] bytes, int offset, int length);
 
 		/**
-		 * Called once per chunk, where a value of a top-level array starts, with
-		 * {@code [}, the values of the array completed before it in this chunk and not
-		 * handed over yet, and the rest of the chunk: read values in order, as far as
-		 * they are surely complete (followed by another token, so not cut by the chunk's
-		 * end), or none, and say where the first value not read starts. This spares the splitter
-		 * finding the ends of those values: the parser finds them anyway. The splitter
-		 * goes on from there, and finds and checks everything else as usual.
+		 * Called once per chunk, if the splitter reads ahead, where a value of a
+		 * top-level array starts, with {@code [}, the values of the array completed
+		 * before it in this chunk and not handed over yet, and the rest of the chunk:
+		 * read values in order, as far as they are surely complete (followed by another
+		 * token, so not cut by the chunk's end), or none, and say where the splitter goes
+		 * on. This spares the splitter finding the ends of those values: the parser finds
+		 * them anyway. The splitter goes on from there, and finds and checks everything
+		 * else as usual. The bytes may be changed while reading, if they are restored.
 		 * @param bytes the bytes
 		 * @param offset where the opening bracket is
 		 * @param length the length up to the end of the chunk
-		 * @return where the splitter goes on: the start of the first value not read,
-		 * or of the closing bracket after the last; {@code offset + 1} if none was read
+		 * @return where the splitter goes on: the start of the first value not read, or
+		 * of the closing bracket after the last, or the end of the chunk if nothing but
+		 * whitespace follows the comma after the last; {@code offset + 1} if none was read
 		 */
 		int leadingArrayValues(byte[] bytes, int offset, int length);
 
@@ -80,6 +83,9 @@ final class JsonElementSplitter {
 	private static final byte[] BYTE_ORDER_MARK = { (byte) 0xEF, (byte) 0xBB, (byte) 0xBF };
 
 	private final int maxInMemorySize;
+
+	/** Whether the regions' parser reads array values ahead. */
+	private final boolean readsAhead;
 
 	/** Whether the start of the stream was checked for a byte order mark. */
 	private boolean startChecked;
@@ -126,8 +132,15 @@ final class JsonElementSplitter {
 	/** Whether the values of this chunk may still be read ahead by the regions' parser. */
 	private boolean readAheadInChunk;
 
-	JsonElementSplitter(int maxInMemorySize) {
+	/**
+	 * Create a splitter.
+	 * @param maxInMemorySize the limit on the bytes of one element, or -1 for none
+	 * @param readsAhead whether to offer the regions' parser to read array values ahead
+	 * ({@link Regions#leadingArrayValues}), once per chunk
+	 */
+	JsonElementSplitter(int maxInMemorySize, boolean readsAhead) {
 		this.maxInMemorySize = maxInMemorySize;
+		this.readsAhead = readsAhead;
 	}
 
 	/**
@@ -154,7 +167,7 @@ final class JsonElementSplitter {
 		int from = this.size;
 		this.size += length;
 		this.completedInChunk = false;
-		this.readAheadInChunk = true;
+		this.readAheadInChunk = this.readsAhead;
 		if (length > 0) {
 			this.byteOrderMarkOnly = false;
 		}
@@ -260,7 +273,8 @@ final class JsonElementSplitter {
 		this.regionStart = -1;
 		if (next > valueStart) {
 			this.completedInChunk = true;
-			this.arrayState = (this.bytes[next] == ']') ? ArrayState.AFTER_VALUE : ArrayState.AFTER_COMMA;
+			boolean closed = next < this.size && this.bytes[next] == ']';
+			this.arrayState = closed ? ArrayState.AFTER_VALUE : ArrayState.AFTER_COMMA;
 		}
 		return next;
 	}

@@ -23,7 +23,7 @@ import org.springframework.core.ResolvableType;
  */
 enum ScalarKind {
 
-	LONG(Long.class) {
+	LONG(Long.class, true) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
 			if (token == JsonToken.VALUE_NUMBER_INT) {
@@ -36,7 +36,7 @@ enum ScalarKind {
 		}
 	},
 
-	INTEGER(Integer.class) {
+	INTEGER(Integer.class, true) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
 			if (token == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
@@ -46,14 +46,14 @@ enum ScalarKind {
 		}
 	},
 
-	DOUBLE(Double.class) {
+	DOUBLE(Double.class, true) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
 			return (token == JsonToken.VALUE_NUMBER_FLOAT) ? parser.getDoubleValue() : NOT_CANONICAL;
 		}
 	},
 
-	BOOLEAN(Boolean.class) {
+	BOOLEAN(Boolean.class, true) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
 			if (token == JsonToken.VALUE_TRUE) {
@@ -63,7 +63,7 @@ enum ScalarKind {
 		}
 	},
 
-	STRING(String.class) {
+	STRING(String.class, false) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
 			return (token == JsonToken.VALUE_STRING) ? parser.getString() : NOT_CANONICAL;
@@ -71,7 +71,7 @@ enum ScalarKind {
 	},
 
 	/** Everything else: always read by Databind. */
-	OTHER(Object.class) {
+	OTHER(Object.class, false) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
 			return NOT_CANONICAL;
@@ -88,8 +88,19 @@ enum ScalarKind {
 
 	private final Class<?> type;
 
-	ScalarKind(Class<?> type) {
+	private final boolean numberOrLiteral;
+
+	ScalarKind(Class<?> type, boolean numberOrLiteral) {
 		this.type = type;
+		this.numberOrLiteral = numberOrLiteral;
+	}
+
+	/**
+	 * Whether the canonical values are numbers or literals, which hold no comma.
+	 * @return whether they are
+	 */
+	boolean isNumberOrLiteral() {
+		return this.numberOrLiteral;
 	}
 
 	/**

@@ -523,6 +523,7 @@ class JsonArrayDecoderTests {
 				Arguments.of(fluxOf(Boolean.class), "[true,false, true,null,\"true\",false]"),
 				Arguments.of(fluxOf(String.class), "[\"a,b\",\"],\",\"c\\\",d\" , \"},{\",\"é,😀\",null,\"x\"]"),
 				Arguments.of(fluxOf(Double.class), "[1.5,-2e3,3,1E-2,0.1,7]"),
+				Arguments.of(fluxOf(Integer.class), "[1, -2 ,2147483647,\"5\",null,-2147483648,6]"),
 				Arguments.of(fluxOfPojo(), "[{\"name\":\"a,]\",\"child\":{\"name\":\"b\"},\"tags\":[\"x\",\"y\"]},"
 						+ "{\"name\":\"},{\"},null, {\"name\":\"c\",\"child\":{\"name\":\"d\",\"tags\":[]}} ,{}]"),
 				Arguments.of(fluxOf(MAP), "[{\"a\":[1,{\"b\":2}],\"c\":\"]\"},{},{\"d\":null}]"));
@@ -546,7 +547,9 @@ class JsonArrayDecoderTests {
 		return Stream.of(Arguments.of(longs, "[1,2,x,4,5]"), Arguments.of(longs, "[1,2 3,4]"),
 				Arguments.of(longs, "[1,2,,3,4]"), Arguments.of(longs, "[1,2,\"a\",4,5]"),
 				Arguments.of(longs, "[1,2,3,4]]"), Arguments.of(longs, "[1,2,3,4}"), Arguments.of(longs, "[1,2,tru,4]"),
-				Arguments.of(longs, "[1,2,3,4,]"), Arguments.of(fluxOfPojo(), "[{\"name\":\"a\"},{\"name\":1]}]"),
+				Arguments.of(longs, "[1,2,3,4,]"), Arguments.of(longs, "[1,2,\"3,4\",5]"),
+				Arguments.of(longs, "[1,2,[3,4],5]"), Arguments.of(longs, "[1,2,{\"a\":3,\"b\":4},5]"),
+				Arguments.of(fluxOf(Double.class), "[1.5,2.5,\"x,y\",3]"), Arguments.of(fluxOfPojo(), "[{\"name\":\"a\"},{\"name\":1]}]"),
 				Arguments.of(fluxOfPojo(), "[{\"name\":\"a\"},[],{\"name\":\"b\"}]"));
 	}
 

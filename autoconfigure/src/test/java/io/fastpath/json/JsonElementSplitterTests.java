@@ -75,7 +75,7 @@ class JsonElementSplitterTests {
 
 	@Test
 	void elementSpanningChunksBeyondTheLimitFailsLikeStock() {
-		JsonElementSplitter splitter = new JsonElementSplitter(8);
+		JsonElementSplitter splitter = new JsonElementSplitter(8, false);
 		List<String> out = new ArrayList<>();
 		splitter.feed(chunk("[\"abcde"), recorder(out));
 		assertThatExceptionOfType(DataBufferLimitException.class)
@@ -86,7 +86,7 @@ class JsonElementSplitterTests {
 
 	@Test
 	void byteOrderMarkIsSkippedEvenWhenCut() {
-		JsonElementSplitter splitter = new JsonElementSplitter(-1);
+		JsonElementSplitter splitter = new JsonElementSplitter(-1, false);
 		List<String> out = new ArrayList<>();
 		splitter.feed(DefaultDataBufferFactory.sharedInstance.wrap(new byte[] { (byte) 0xEF }), recorder(out));
 		splitter.feed(DefaultDataBufferFactory.sharedInstance.wrap(new byte[] { (byte) 0xBB, (byte) 0xBF, '[' }),
@@ -106,7 +106,7 @@ class JsonElementSplitterTests {
 
 	@Test
 	void elementCompletedWithinAChunkIsNotLimitedLikeStock() {
-		JsonElementSplitter splitter = new JsonElementSplitter(8);
+		JsonElementSplitter splitter = new JsonElementSplitter(8, false);
 		List<String> out = new ArrayList<>();
 		splitter.feed(chunk("[\"abcdefghijklmnop\"]"), recorder(out));
 		assertThat(out).hasSize(1);
@@ -137,9 +137,105 @@ class JsonElementSplitterTests {
 			.withMessageContaining("byte offset 6");
 	}
 
+	@Test
+	void readingAheadMayGoOnAtTheEndOfTheChunkAfterTheCommaThatFollowsTheLastValueRead() {
+		assertThat(splitReadingToLastComma("[1,2,", "3]")).containsExactly("ahead:1,2", "[3]");
+		assertThat(splitReadingToLastComma("[1, 2 ,  3", "4 , 5]")).containsExactly("ahead:1, 2 ", "ahead:34 ",
+				"[5]");
+	}
+
+	@Test
+	void separatorsAfterTheCommaThatFollowsTheLastValueReadAreStillChecked() {
+		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> splitReadingToLastComma("[1,2,", ",3]"))
+			.withMessageContaining("expected a value");
+		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> splitReadingToLastComma("[1,2, ", "]"))
+			.withMessageContaining("expected a value");
+	}
+
+	@Test
+	void splitterThatDoesNotReadAheadNeverOffersTo() {
+		JsonElementSplitter splitter = new JsonElementSplitter(-1, false);
+		List<String> out = new ArrayList<>();
+		JsonElementSplitter.Regions recorder = recorder(out);
+		JsonElementSplitter.Regions regions = new JsonElementSplitter.Regions() {
+
+			@Override
+			public void arrayValues(byte[] bytes, int offset, int length) {
+				recorder.arrayValues(bytes, offset, length);
+			}
+
+			@Override
+			public void rootValues(byte[] bytes, int offset, int length) {
+				recorder.rootValues(bytes, offset, length);
+			}
+
+			@Override
+			public int leadingArrayValues(byte[] bytes, int offset, int length) {
+				throw new AssertionError("Offered to read ahead");
+			}
+
+			@Override
+			public void checkIncomplete(byte[] bytes, int offset, int length) {
+				recorder.checkIncomplete(bytes, offset, length);
+			}
+
+		};
+		splitter.feed(chunk("[1,2"), regions);
+		splitter.feed(chunk(",3]"), regions);
+		splitter.end(regions);
+		assertThat(out).containsExactly("[1]", "[2,3]");
+	}
+
+	/**
+	 * Split with regions that read every value before the last comma of what they are
+	 * offered, as the decoder does for numbers, and go on where the next value starts.
+	 */
+	private static List<String> splitReadingToLastComma(String... chunks) {
+		JsonElementSplitter splitter = new JsonElementSplitter(-1, true);
+		List<String> out = new ArrayList<>();
+		JsonElementSplitter.Regions recorder = recorder(out);
+		JsonElementSplitter.Regions regions = new JsonElementSplitter.Regions() {
+
+			@Override
+			public void arrayValues(byte[] bytes, int offset, int length) {
+				recorder.arrayValues(bytes, offset, length);
+			}
+
+			@Override
+			public void rootValues(byte[] bytes, int offset, int length) {
+				recorder.rootValues(bytes, offset, length);
+			}
+
+			@Override
+			public int leadingArrayValues(byte[] bytes, int offset, int length) {
+				int comma = new String(bytes, offset, length, StandardCharsets.ISO_8859_1).lastIndexOf(',');
+				if (comma <= 0) {
+					return offset + 1;
+				}
+				out.add("ahead:" + new String(bytes, offset + 1, comma - 1, StandardCharsets.UTF_8));
+				int next = offset + comma + 1;
+				while (next < offset + length && bytes[next] == ' ') {
+					next++;
+				}
+				return next;
+			}
+
+			@Override
+			public void checkIncomplete(byte[] bytes, int offset, int length) {
+				recorder.checkIncomplete(bytes, offset, length);
+			}
+
+		};
+		for (String chunk : chunks) {
+			splitter.feed(chunk(chunk), regions);
+		}
+		splitter.end(regions);
+		return out;
+	}
+
 	/** Split with regions whose parser reads at most the given number of values ahead. */
 	private static List<String> splitReadingAhead(int valuesRead, String... chunks) {
-		JsonElementSplitter splitter = new JsonElementSplitter(-1);
+		JsonElementSplitter splitter = new JsonElementSplitter(-1, true);
 		List<String> out = new ArrayList<>();
 		JsonElementSplitter.Regions regions = readingAhead(valuesRead, recorder(out), out);
 		for (String chunk : chunks) {
@@ -207,7 +303,7 @@ class JsonElementSplitterTests {
 	}
 
 	private static List<String> split(String... chunks) {
-		JsonElementSplitter splitter = new JsonElementSplitter(-1);
+		JsonElementSplitter splitter = new JsonElementSplitter(-1, false);
 		List<String> out = new ArrayList<>();
 		for (String chunk : chunks) {
 			splitter.feed(chunk(chunk), recorder(out));

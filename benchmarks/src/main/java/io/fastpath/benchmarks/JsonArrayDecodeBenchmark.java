@@ -39,6 +39,11 @@ import org.springframework.http.codec.json.JacksonJsonDecoder;
  * {@code JsonArrayDecoder}, with plain Jackson reading the same array from one
  * {@code byte[]} as the reference. The body arrives as heap buffers, split into
  * {@code buffers} roughly equal slices that are wrapped, not copied, for each operation.
+ * <p>{@code Pojo} is a record, as Boot applications often write them. Jackson 3 creates
+ * records through their constructor, which costs more per element than a bean's setters,
+ * for the three methods alike: {@code -p target=fluxBean} runs {@code fluxPojo} with the
+ * same fields in a {@link Bean} instead (not part of the suite, to keep it within its
+ * time).
  */
 @State(Scope.Thread)
 @Warmup(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
@@ -94,6 +99,7 @@ public class JsonArrayDecodeBenchmark {
 			case "monoBooleanArray" -> mono(ResolvableType.forClass(boolean[].class), booleans(random));
 			case "fluxPojo" -> flux(Pojo.class, pojos(random));
 			case "fluxLong" -> flux(Long.class, longs(random));
+			case "fluxBean" -> flux(Bean.class, beans(random));
 			default -> throw new IllegalArgumentException("Unknown target " + this.target);
 		};
 		this.json = this.mapper.writeValueAsBytes(expected);
@@ -200,6 +206,18 @@ public class JsonArrayDecodeBenchmark {
 				tags(random, random.nextInt(4))));
 	}
 
+	private List<Bean> beans(Random random) {
+		return list((i) -> {
+			Bean bean = new Bean();
+			bean.setName("user-" + i + "-" + Long.toString(random.nextLong() >>> 1, 36));
+			bean.setAge(random.nextInt(100));
+			bean.setScore(random.nextDouble() * 100);
+			bean.setActive(random.nextBoolean());
+			bean.setTags(tags(random, random.nextInt(4)));
+			return bean;
+		});
+	}
+
 	private static List<String> tags(Random random, int count) {
 		List<String> tags = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
@@ -239,6 +257,74 @@ public class JsonArrayDecodeBenchmark {
 	 * @param tags the tags
 	 */
 	public record Pojo(String name, int age, double score, boolean active, List<String> tags) {
+	}
+
+	/**
+	 * The fields of {@link Pojo} in a mutable bean, set through setters.
+	 */
+	public static class Bean {
+
+		private String name = "";
+
+		private int age;
+
+		private double score;
+
+		private boolean active;
+
+		private List<String> tags = List.of();
+
+		public String getName() {
+			return this.name;
+		}
+
+		public void setName(String name) {
+			this.name = name;
+		}
+
+		public int getAge() {
+			return this.age;
+		}
+
+		public void setAge(int age) {
+			this.age = age;
+		}
+
+		public double getScore() {
+			return this.score;
+		}
+
+		public void setScore(double score) {
+			this.score = score;
+		}
+
+		public boolean isActive() {
+			return this.active;
+		}
+
+		public void setActive(boolean active) {
+			this.active = active;
+		}
+
+		public List<String> getTags() {
+			return this.tags;
+		}
+
+		public void setTags(List<String> tags) {
+			this.tags = tags;
+		}
+
+		@Override
+		public boolean equals(@Nullable Object other) {
+			return other instanceof Bean bean && this.name.equals(bean.name) && this.age == bean.age
+					&& this.score == bean.score && this.active == bean.active && this.tags.equals(bean.tags);
+		}
+
+		@Override
+		public int hashCode() {
+			return this.name.hashCode();
+		}
+
 	}
 
 }

@@ -593,7 +593,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		/** Where the first byte from the index that is not whitespace is, or the end. */
 		private static int skipWhitespace(byte[] bytes, int from, int end) {
 			int i = from;
-			while (i < end && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) {
+			while (i < end && isWhitespace(bytes[i])) {
 				i++;
 			}
 			return i;
@@ -617,10 +617,14 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		/** Whether the last byte that is not whitespace closes an array. */
 		private static boolean endsArray(byte[] bytes, int offset, int length) {
 			int i = offset + length - 1;
-			while (i > offset && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) {
+			while (i > offset && isWhitespace(bytes[i])) {
 				i--;
 			}
 			return bytes[i] == ']';
+		}
+
+		private static boolean isWhitespace(byte b) {
+			return b == ' ' || b == '\n' || b == '\r' || b == '\t';
 		}
 
 		private void readValues(byte[] bytes, int offset, int length, boolean wrapped) {

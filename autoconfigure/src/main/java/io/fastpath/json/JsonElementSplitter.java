@@ -21,7 +21,7 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * anyway, so a splitter created to read ahead offers the handler's parser, once per
  * chunk, to read the values of a top-level array ahead
  * ({@link Regions#leadingArrayValues}), as far as they are surely complete, and scans
- * only what it left: usually the last value of the chunk.
+ * only what it left: usually the last values of the chunk.
  * <p>Not thread-safe: one instance per decoded stream, fed serially.
  *
  * @author Fastpath
@@ -273,10 +273,25 @@ final class JsonElementSplitter {
 		this.regionStart = -1;
 		if (next > valueStart) {
 			this.completedInChunk = true;
-			boolean closed = next < this.size && this.bytes[next] == ']';
-			this.arrayState = closed ? ArrayState.AFTER_VALUE : ArrayState.AFTER_COMMA;
+			this.arrayState = afterLastValue(next) ? ArrayState.AFTER_VALUE : ArrayState.AFTER_COMMA;
 		}
 		return next;
+	}
+
+	/**
+	 * Whether reading ahead stopped at the closing bracket right after the last value it
+	 * read, rather than after a comma: at a value, or at a bracket that the splitter
+	 * rejects after a comma (which the parser did not see when it read up to the comma).
+	 */
+	private boolean afterLastValue(int next) {
+		if (next == this.size || this.bytes[next] != ']') {
+			return false;
+		}
+		int before = next - 1;
+		while (isWhitespace(this.bytes[before])) {
+			before--;
+		}
+		return this.bytes[before] != ',';
 	}
 
 	/** Scan a number or literal up to its delimiter, which is looked at again as a separator. */

@@ -16,8 +16,10 @@ import org.springframework.core.ResolvableType;
  * {@code Long}, {@code true}/{@code false} for {@code Boolean}, ...). Any other token
  * ({@code null}, a string to coerce, an out-of-range number, ...) is
  * {@link #NOT_CANONICAL} and goes to Databind, which decides as it always does.
- * <p>Only used when the mapper deserializes the type with Jackson's own deserializer: an
- * application that registered its own gets it called for every element.
+ * <p>Only used when the mapper deserializes the type with Jackson's own deserializer and
+ * has no problem handler: an application that registered its own deserializer gets it
+ * called for every element, and its handlers must only ever see values of the body
+ * (values read ahead may be cut, or closed by a bracket that is not in the body).
  *
  * @author Fastpath
  */
@@ -96,7 +98,8 @@ enum ScalarKind {
 	}
 
 	/**
-	 * Whether the canonical values are numbers or literals, which hold no comma.
+	 * Whether the canonical values are numbers or literals, which hold no comma (other
+	 * tokens may, and then fail to parse where a comma is taken for the end).
 	 * @return whether they are
 	 */
 	boolean isNumberOrLiteral() {
@@ -119,7 +122,8 @@ enum ScalarKind {
 	 */
 	static ScalarKind of(JsonMapper mapper, ResolvableType elementType) {
 		ScalarKind kind = BY_TYPE.get(elementType.resolve(Object.class));
-		if (kind == null || !readsAsJacksonDoes(mapper, kind.type)) {
+		if (kind == null || mapper.deserializationConfig().getProblemHandlers() != null
+				|| !readsAsJacksonDoes(mapper, kind.type)) {
 			return OTHER;
 		}
 		return kind;

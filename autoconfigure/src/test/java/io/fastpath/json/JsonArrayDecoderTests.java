@@ -44,8 +44,10 @@ import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.deser.DeserializationProblemHandler;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 
@@ -263,7 +265,8 @@ class JsonArrayDecoderTests {
 	void extraCommasFailLikeStock(Target target, String buffers) {
 		// A trailing comma in an object: see trailingCommaInObjectFailsWhereverTheBodyIsCut
 		assertEachFailsLikeStock(target, buffers, "[E,,E]", "[E,]", "[,E]", "[,]", "[E , ]", "[ ,E]", "[E,E,]",
-				"[E E]", ",[E]", "[{,\"a\":1}]", "[{\"a\":1,,\"b\":2}]", "[{\"a\" 1}]");
+				"[E E]", ",[E]", "[{,\"a\":1}]", "[{\"a\":1,,\"b\":2}]", "[{\"a\" 1}]", "[E,E,] E", "[E,E, ] [E]",
+				"[E,E,][E]");
 	}
 
 	@ParameterizedTest(name = "{0} on {1}")
@@ -551,6 +554,50 @@ class JsonArrayDecoderTests {
 				Arguments.of(longs, "[1,2,[3,4],5]"), Arguments.of(longs, "[1,2,{\"a\":3,\"b\":4},5]"),
 				Arguments.of(fluxOf(Double.class), "[1.5,2.5,\"x,y\",3]"), Arguments.of(fluxOfPojo(), "[{\"name\":\"a\"},{\"name\":1]}]"),
 				Arguments.of(fluxOfPojo(), "[{\"name\":\"a\"},[],{\"name\":\"b\"}]"));
+	}
+
+	@Test
+	void closingBracketLeftBehindByAnEarlierChunkIsNotTakenForTheEndOfTheArray() {
+		// After the second chunk, the splitter's buffer still holds the first one's ']'
+		// just past the bytes it keeps.
+		DecoderOutcome outcome = decoding(fluxOf(Long.class)).bytes(utf8("[5,6666]"), utf8(" [7,88,"), utf8("9]"))
+			.likeStock();
+		assertThat(outcome.values()).containsExactly(5L, 6666L, 7L, 88L, 9L);
+	}
+
+	@Test
+	void problemHandlersOfTheApplicationSeeOnlyValuesOfTheBodyWhereverItIsCut() {
+		// Cut after "3", the chunk's last comma is inside [2,3]: closed there, it reads [2].
+		byte[] body = utf8("[1,[2,3],4,\"a,b\",5]");
+		for (int cut = 1; cut < body.length; cut++) {
+			List<String> seen = new ArrayList<>();
+			JsonMapper mapper = JsonMapper.builder().addHandler(new DeserializationProblemHandler() {
+
+				@Override
+				public Object handleUnexpectedToken(DeserializationContext context, JavaType targetType,
+						JsonToken token, JsonParser parser, String failureMessage) {
+					StringBuilder array = new StringBuilder();
+					while (parser.nextToken() != JsonToken.END_ARRAY) {
+						array.append(parser.getString());
+					}
+					seen.add(array.toString());
+					return 0L;
+				}
+
+				@Override
+				public Object handleWeirdStringValue(DeserializationContext context, Class<?> targetType,
+						String value, String failureMessage) {
+					seen.add(value);
+					return 0L;
+				}
+
+			}).build();
+			DecoderOutcome outcome = decoding(fluxOf(Long.class)).mapper(mapper)
+				.bytes(Arrays.copyOf(body, cut), Arrays.copyOfRange(body, cut, body.length))
+				.fastpathOnly();
+			assertThat(outcome.values()).as("cut at %d", cut).containsExactly(1L, 0L, 4L, 0L, 5L);
+			assertThat(seen).as("cut at %d", cut).containsExactly("23", "a,b");
+		}
 	}
 
 	@Test

@@ -93,6 +93,9 @@ final class RandomJson {
 	private static final String[] GARBAGE = { "x", "]", "}", ",", "[", "{", ":", "1", "\"s\"", "null", "{\"a\":1}",
 			"]]", "\u0000", "/", "#", "'a'", "[1]", "\"" };
 
+	/** Valid top-level values to follow a body with: streams may hold more than one. */
+	private static final String[] NEXT_VALUES = { "1", "[2]", "[3, 4]", "true", "\"s\"", "{\"a\":1}" };
+
 	private static final byte[][] INVALID_UTF8 = { { (byte) 0xFF }, { (byte) 0xFE }, { (byte) 0xC0, (byte) 0x80 },
 			{ (byte) 0xC1, (byte) 0xBF }, { (byte) 0x80 }, { (byte) 0xBF }, { (byte) 0xE2, (byte) 0x82 },
 			{ (byte) 0xE0, (byte) 0x80, (byte) 0x80 }, { (byte) 0xED, (byte) 0xA0, (byte) 0x80 },
@@ -558,7 +561,8 @@ final class RandomJson {
 			case TRUNCATED -> Arrays.copyOf(body, (body.length == 0 ? 0 : this.random.nextInt(body.length)));
 			case TRAILING_GARBAGE -> concat(body, bytes(ws() + pick(GARBAGE)));
 			case LEADING_GARBAGE -> concat(bytes(pick(GARBAGE) + ws()), body);
-			case EXTRA_COMMA -> extraComma(body, structure);
+			case EXTRA_COMMA -> chance(0.3) ? commaBeforeTheEndThenAValue(body, structure)
+					: extraComma(body, structure);
 			case BAD_NUMBER -> replaceOrInsert(body, structure.numbers, bytes(pick(BAD_NUMBERS)), structure);
 			case BAD_LITERAL -> replaceOrInsert(body, structure.literals, bytes(pick(BAD_LITERALS)), structure);
 			case UNBALANCED -> unbalanced(body, structure);
@@ -672,6 +676,16 @@ final class RandomJson {
 			return splice(body, pick(structure.openers) + 1, 0, bytes(pick(",", ", ")));
 		}
 		return concat(body, bytes(","));
+	}
+
+	/**
+	 * A comma before the body's last closing bracket, and a value after it: the end of the
+	 * array is then not the end of the body, as in a stream of several.
+	 */
+	private byte[] commaBeforeTheEndThenAValue(byte[] body, Structure structure) {
+		byte[] comma = structure.closers.isEmpty() ? body
+				: splice(body, structure.closers.get(structure.closers.size() - 1), 0, bytes(pick(",", ", ", " ,")));
+		return concat(comma, bytes(" " + pick(NEXT_VALUES)));
 	}
 
 	private byte[] unbalanced(byte[] body, Structure structure) {

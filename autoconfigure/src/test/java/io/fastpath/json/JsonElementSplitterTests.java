@@ -154,35 +154,10 @@ class JsonElementSplitterTests {
 
 	@Test
 	void splitterThatDoesNotReadAheadNeverOffersTo() {
-		JsonElementSplitter splitter = new JsonElementSplitter(-1, false);
 		List<String> out = new ArrayList<>();
-		JsonElementSplitter.Regions recorder = recorder(out);
-		JsonElementSplitter.Regions regions = new JsonElementSplitter.Regions() {
-
-			@Override
-			public void arrayValues(byte[] bytes, int offset, int length) {
-				recorder.arrayValues(bytes, offset, length);
-			}
-
-			@Override
-			public void rootValues(byte[] bytes, int offset, int length) {
-				recorder.rootValues(bytes, offset, length);
-			}
-
-			@Override
-			public int leadingArrayValues(byte[] bytes, int offset, int length) {
-				throw new AssertionError("Offered to read ahead");
-			}
-
-			@Override
-			public void checkIncomplete(byte[] bytes, int offset, int length) {
-				recorder.checkIncomplete(bytes, offset, length);
-			}
-
-		};
-		splitter.feed(chunk("[1,2"), regions);
-		splitter.feed(chunk(",3]"), regions);
-		splitter.end(regions);
+		split(new JsonElementSplitter(-1, false), recorder(out, (bytes, offset, length) -> {
+			throw new AssertionError("Offered to read ahead");
+		}), "[1,2", ",3]");
 		assertThat(out).containsExactly("[1]", "[2,3]");
 	}
 
@@ -191,132 +166,88 @@ class JsonElementSplitterTests {
 	 * offered, as the decoder does for numbers, and go on where the next value starts.
 	 */
 	private static List<String> splitReadingToLastComma(String... chunks) {
-		JsonElementSplitter splitter = new JsonElementSplitter(-1, true);
 		List<String> out = new ArrayList<>();
-		JsonElementSplitter.Regions recorder = recorder(out);
-		JsonElementSplitter.Regions regions = new JsonElementSplitter.Regions() {
-
-			@Override
-			public void arrayValues(byte[] bytes, int offset, int length) {
-				recorder.arrayValues(bytes, offset, length);
+		split(new JsonElementSplitter(-1, true), recorder(out, (bytes, offset, length) -> {
+			int comma = new String(bytes, offset, length, StandardCharsets.ISO_8859_1).lastIndexOf(',');
+			if (comma <= 0) {
+				return offset + 1;
 			}
-
-			@Override
-			public void rootValues(byte[] bytes, int offset, int length) {
-				recorder.rootValues(bytes, offset, length);
+			out.add("ahead:" + new String(bytes, offset + 1, comma - 1, StandardCharsets.UTF_8));
+			int next = offset + comma + 1;
+			while (next < offset + length && bytes[next] == ' ') {
+				next++;
 			}
-
-			@Override
-			public int leadingArrayValues(byte[] bytes, int offset, int length) {
-				int comma = new String(bytes, offset, length, StandardCharsets.ISO_8859_1).lastIndexOf(',');
-				if (comma <= 0) {
-					return offset + 1;
-				}
-				out.add("ahead:" + new String(bytes, offset + 1, comma - 1, StandardCharsets.UTF_8));
-				int next = offset + comma + 1;
-				while (next < offset + length && bytes[next] == ' ') {
-					next++;
-				}
-				return next;
-			}
-
-			@Override
-			public void checkIncomplete(byte[] bytes, int offset, int length) {
-				recorder.checkIncomplete(bytes, offset, length);
-			}
-
-		};
-		for (String chunk : chunks) {
-			splitter.feed(chunk(chunk), regions);
-		}
-		splitter.end(regions);
+			return next;
+		}), chunks);
 		return out;
 	}
 
 	/** Split with regions whose parser reads at most the given number of values ahead. */
 	private static List<String> splitReadingAhead(int valuesRead, String... chunks) {
-		JsonElementSplitter splitter = new JsonElementSplitter(-1, true);
 		List<String> out = new ArrayList<>();
-		JsonElementSplitter.Regions regions = readingAhead(valuesRead, recorder(out), out);
+		split(new JsonElementSplitter(-1, true),
+				recorder(out, (bytes, offset, length) -> readAhead(valuesRead, out, bytes, offset, length)), chunks);
+		return out;
+	}
+
+	private static int readAhead(int valuesRead, List<String> out, byte[] bytes, int offset, int length) {
+		List<String> read = new ArrayList<>();
+		int resumeAt = offset + 1;
+		try (tools.jackson.core.JsonParser parser = JSON.createParser(bytes, offset, length)) {
+			parser.nextToken();
+			while (true) {
+				tools.jackson.core.JsonToken token = parser.nextToken();
+				int start = offset + (int) parser.currentTokenLocation().getByteOffset();
+				if (token == tools.jackson.core.JsonToken.END_ARRAY) {
+					resumeAt = start;
+					break;
+				}
+				if (read.size() == valuesRead) {
+					resumeAt = start;
+					break;
+				}
+				parser.skipChildren();
+				int end = offset + (int) parser.currentLocation().getByteOffset();
+				read.add(new String(bytes, start, end - start, StandardCharsets.UTF_8));
+				if (end == offset + length) {
+					// Maybe cut: not read, as the decoder's parser would not take it.
+					read.remove(read.size() - 1);
+					resumeAt = start;
+					break;
+				}
+			}
+		}
+		catch (tools.jackson.core.JacksonException ex) {
+			// Cut by the end of the chunk: what was read so far counts.
+		}
+		out.add("ahead:" + String.join(",", read));
+		return resumeAt;
+	}
+
+	private static List<String> split(String... chunks) {
+		List<String> out = new ArrayList<>();
+		split(new JsonElementSplitter(-1, false), recorder(out), chunks);
+		return out;
+	}
+
+	private static void split(JsonElementSplitter splitter, JsonElementSplitter.Regions regions, String... chunks) {
 		for (String chunk : chunks) {
 			splitter.feed(chunk(chunk), regions);
 		}
 		splitter.end(regions);
-		return out;
-	}
-
-	private static JsonElementSplitter.Regions readingAhead(int valuesRead, JsonElementSplitter.Regions recorder,
-			List<String> out) {
-		return new JsonElementSplitter.Regions() {
-
-			@Override
-			public void arrayValues(byte[] bytes, int offset, int length) {
-				recorder.arrayValues(bytes, offset, length);
-			}
-
-			@Override
-			public void rootValues(byte[] bytes, int offset, int length) {
-				recorder.rootValues(bytes, offset, length);
-			}
-
-			@Override
-			public int leadingArrayValues(byte[] bytes, int offset, int length) {
-				List<String> read = new ArrayList<>();
-				int resumeAt = offset + 1;
-				try (tools.jackson.core.JsonParser parser = JSON.createParser(bytes, offset, length)) {
-					parser.nextToken();
-					while (true) {
-						tools.jackson.core.JsonToken token = parser.nextToken();
-						int start = offset + (int) parser.currentTokenLocation().getByteOffset();
-						if (token == tools.jackson.core.JsonToken.END_ARRAY) {
-							resumeAt = start;
-							break;
-						}
-						if (read.size() == valuesRead) {
-							resumeAt = start;
-							break;
-						}
-						parser.skipChildren();
-						int end = offset + (int) parser.currentLocation().getByteOffset();
-						read.add(new String(bytes, start, end - start, StandardCharsets.UTF_8));
-						if (end == offset + length) {
-							// Maybe cut: not read, as the decoder's parser would not take it.
-							read.remove(read.size() - 1);
-							resumeAt = start;
-							break;
-						}
-					}
-				}
-				catch (tools.jackson.core.JacksonException ex) {
-					// Cut by the end of the chunk: what was read so far counts.
-				}
-				out.add("ahead:" + String.join(",", read));
-				return resumeAt;
-			}
-
-			@Override
-			public void checkIncomplete(byte[] bytes, int offset, int length) {
-				recorder.checkIncomplete(bytes, offset, length);
-			}
-
-		};
-	}
-
-	private static List<String> split(String... chunks) {
-		JsonElementSplitter splitter = new JsonElementSplitter(-1, false);
-		List<String> out = new ArrayList<>();
-		for (String chunk : chunks) {
-			splitter.feed(chunk(chunk), recorder(out));
-		}
-		splitter.end(recorder(out));
-		return out;
 	}
 
 	private static org.springframework.core.io.buffer.DataBuffer chunk(String content) {
 		return DefaultDataBufferFactory.sharedInstance.wrap(content.getBytes(StandardCharsets.UTF_8));
 	}
 
+	/** Regions that record what they are handed, and read nothing ahead. */
 	private static JsonElementSplitter.Regions recorder(List<String> out) {
+		return recorder(out, (bytes, offset, length) -> offset + 1);
+	}
+
+	/** Regions that record what they are handed, and read ahead as told. */
+	private static JsonElementSplitter.Regions recorder(List<String> out, LeadingArrayValues leadingArrayValues) {
 		return new JsonElementSplitter.Regions() {
 
 			@Override
@@ -331,8 +262,7 @@ class JsonElementSplitterTests {
 
 			@Override
 			public int leadingArrayValues(byte[] bytes, int offset, int length) {
-				// Reads nothing: the splitter finds every value itself.
-				return offset + 1;
+				return leadingArrayValues.read(bytes, offset, length);
 			}
 
 			@Override
@@ -341,6 +271,14 @@ class JsonElementSplitterTests {
 			}
 
 		};
+	}
+
+	/** {@link JsonElementSplitter.Regions#leadingArrayValues}, on its own. */
+	@FunctionalInterface
+	private interface LeadingArrayValues {
+
+		int read(byte[] bytes, int offset, int length);
+
 	}
 
 }

@@ -1,15 +1,22 @@
 package io.fastpath.benchmarks;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -19,11 +26,16 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Runs the benchmarks, each with a {@code stock} and a {@code fastpath} method, in one JMH
- * run with the GC profiler, and prints a markdown table of both side by side: throughput
- * with its error, the Fastpath/stock ratio, and bytes allocated per operation. Benchmarks
- * that also have a {@code jackson} method (plain Jackson, as a reference) fill three more
+ * Runs the benchmarks, each with a {@code stock} and a {@code fastpath} method, with the
+ * GC profiler, and prints a markdown table of both side by side: throughput with its
+ * error, the Fastpath/stock ratio, and bytes allocated per operation. Benchmarks that
+ * also have a {@code jackson} method (plain Jackson, as a reference) fill three more
  * columns: its throughput, its bytes per operation and the Fastpath/Jackson ratio.
+ * <p>The methods of one parameter combination run back to back, one combination after
+ * the other: JMH alone would run every combination of one method before the next method,
+ * minutes apart, and on a shared machine whose speed drifts by 10% over minutes that
+ * drift would enter the ratios (measured: {@code monoListPojo} at 0.89x stock with three
+ * forks run method by method, 1.14x with forks alternating).
  * <p>Arguments are JMH's own (for example a benchmark regex, or {@code -f 2}). Each
  * benchmark class declares the iterations it needs ({@code @Warmup}, {@code @Measurement}:
  * eight half-second measurements, because the 99.9% error is a Student t quantile times
@@ -33,6 +45,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * The table is also written to the file named by {@code -Dreport=...}, if set.
  */
 public final class BenchmarkSuite {
+
+	/** The benchmark classes, in the order they run. */
+	private static final List<Class<?>> BENCHMARKS = List.of(DataBufferJoinBenchmark.class, FormReadBenchmark.class,
+			JsonArrayDecodeBenchmark.class, WebClientBenchmark.class, WholeBodyDecodeBenchmark.class);
+
+	private static final String ALL = "io\\.fastpath\\.benchmarks\\..*";
 
 	private BenchmarkSuite() {
 	}
@@ -45,16 +63,29 @@ public final class BenchmarkSuite {
 		catch (org.openjdk.jmh.runner.options.CommandLineOptionException ex) {
 			throw new IllegalArgumentException(ex.getMessage(), ex);
 		}
-		ChainedOptionsBuilder options = new OptionsBuilder().parent(commandLine)
-			.addProfiler("gc")
-			.shouldFailOnError(true);
-		if (commandLine.getIncludes().isEmpty()) {
-			options.include("io\\.fastpath\\.benchmarks\\..*");
+		List<String> includes = commandLine.getIncludes().isEmpty() ? List.of(ALL) : commandLine.getIncludes();
+		List<RunResult> results = new ArrayList<>();
+		for (Class<?> benchmark : BENCHMARKS) {
+			if (!selected(benchmark, includes, commandLine.getExcludes())) {
+				continue;
+			}
+			for (Map<String, String> combination : combinations(benchmark, commandLine)) {
+				ChainedOptionsBuilder options = new OptionsBuilder().parent(commandLine)
+					.addProfiler("gc")
+					.shouldFailOnError(true)
+					// Included by the arguments (or by default), and of this class only:
+					// JMH adds includes to its parent's, so the class is chosen by exclusion.
+					.exclude("^(?!" + Pattern.quote(benchmark.getName() + ".") + ")");
+				if (commandLine.getIncludes().isEmpty()) {
+					options.include(ALL);
+				}
+				if (!commandLine.getForkCount().hasValue()) {
+					options.forks(1);
+				}
+				combination.forEach(options::param);
+				results.addAll(new Runner(options.build()).run());
+			}
 		}
-		if (commandLine.getForkCount().hasValue() == false) {
-			options.forks(1);
-		}
-		Collection<RunResult> results = new Runner(options.build()).run();
 		String table = table(results);
 		System.out.println();
 		System.out.println(table);
@@ -66,6 +97,49 @@ public final class BenchmarkSuite {
 			}
 			Files.writeString(path, table);
 		}
+	}
+
+	/** Whether any benchmark method of the class is included and not excluded. */
+	private static boolean selected(Class<?> benchmark, List<String> includes, List<String> excludes) {
+		for (Method method : benchmark.getMethods()) {
+			if (method.isAnnotationPresent(Benchmark.class)) {
+				String name = benchmark.getName() + "." + method.getName();
+				if (matchesAny(includes, name) && !matchesAny(excludes, name)) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	private static boolean matchesAny(List<String> regexes, String name) {
+		return regexes.stream().anyMatch((regex) -> Pattern.compile(regex).matcher(name).find());
+	}
+
+	/**
+	 * Every combination of the class's parameters: the values given with {@code -p}, or
+	 * those of its {@code @Param} annotations.
+	 */
+	private static List<Map<String, String>> combinations(Class<?> benchmark, CommandLineOptions commandLine) {
+		List<Map<String, String>> combinations = new ArrayList<>();
+		combinations.add(new TreeMap<>());
+		for (Field field : benchmark.getDeclaredFields()) {
+			Param param = field.getAnnotation(Param.class);
+			if (param == null) {
+				continue;
+			}
+			Collection<String> values = commandLine.getParameter(field.getName()).orElse(List.of(param.value()));
+			List<Map<String, String>> extended = new ArrayList<>();
+			for (Map<String, String> combination : combinations) {
+				for (String value : values) {
+					Map<String, String> next = new TreeMap<>(combination);
+					next.put(field.getName(), value);
+					extended.add(next);
+				}
+			}
+			combinations = extended;
+		}
+		return combinations;
 	}
 
 	static String table(Collection<RunResult> results) {

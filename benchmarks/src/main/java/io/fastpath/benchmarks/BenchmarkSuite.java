@@ -46,7 +46,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  */
 public final class BenchmarkSuite {
 
-	/** The benchmark classes, in the order they run. */
+	/** The benchmark classes, in the order they run: a new one runs once it is listed here. */
 	private static final List<Class<?>> BENCHMARKS = List.of(DataBufferJoinBenchmark.class, FormReadBenchmark.class,
 			JsonArrayDecodeBenchmark.class, WebClientBenchmark.class, WholeBodyDecodeBenchmark.class);
 

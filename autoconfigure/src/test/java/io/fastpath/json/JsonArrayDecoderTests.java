@@ -571,33 +571,41 @@ class JsonArrayDecoderTests {
 		byte[] body = utf8("[1,[2,3],4,\"a,b\",5]");
 		for (int cut = 1; cut < body.length; cut++) {
 			List<String> seen = new ArrayList<>();
-			JsonMapper mapper = JsonMapper.builder().addHandler(new DeserializationProblemHandler() {
-
-				@Override
-				public Object handleUnexpectedToken(DeserializationContext context, JavaType targetType,
-						JsonToken token, JsonParser parser, String failureMessage) {
-					StringBuilder array = new StringBuilder();
-					while (parser.nextToken() != JsonToken.END_ARRAY) {
-						array.append(parser.getString());
-					}
-					seen.add(array.toString());
-					return 0L;
-				}
-
-				@Override
-				public Object handleWeirdStringValue(DeserializationContext context, Class<?> targetType,
-						String value, String failureMessage) {
-					seen.add(value);
-					return 0L;
-				}
-
-			}).build();
-			DecoderOutcome outcome = decoding(fluxOf(Long.class)).mapper(mapper)
+			DecoderOutcome outcome = decoding(fluxOf(Long.class)).mapper(mapperRecordingProblems(seen))
 				.bytes(Arrays.copyOf(body, cut), Arrays.copyOfRange(body, cut, body.length))
 				.fastpathOnly();
 			assertThat(outcome.values()).as("cut at %d", cut).containsExactly(1L, 0L, 4L, 0L, 5L);
 			assertThat(seen).as("cut at %d", cut).containsExactly("23", "a,b");
 		}
+		// Stock's tokenizer fails on [2,3] with "trailing token": the reference is Jackson
+		// reading the whole body, as where stock's tokenizer is inconsistent elsewhere.
+		List<Object> whole = mapperRecordingProblems(new ArrayList<>()).readerForListOf(Long.class).readValue(body);
+		assertThat(whole).as("plain Jackson").containsExactly(1L, 0L, 4L, 0L, 5L);
+	}
+
+	/** A mapper whose problem handler records what it is handed, and reads it as 0. */
+	private static JsonMapper mapperRecordingProblems(List<String> seen) {
+		return JsonMapper.builder().addHandler(new DeserializationProblemHandler() {
+
+			@Override
+			public Object handleUnexpectedToken(DeserializationContext context, JavaType targetType, JsonToken token,
+					JsonParser parser, String failureMessage) {
+				StringBuilder array = new StringBuilder();
+				while (parser.nextToken() != JsonToken.END_ARRAY) {
+					array.append(parser.getString());
+				}
+				seen.add(array.toString());
+				return 0L;
+			}
+
+			@Override
+			public Object handleWeirdStringValue(DeserializationContext context, Class<?> targetType, String value,
+					String failureMessage) {
+				seen.add(value);
+				return 0L;
+			}
+
+		}).build();
 	}
 
 	@Test

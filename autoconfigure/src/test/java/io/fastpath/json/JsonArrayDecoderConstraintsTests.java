@@ -135,7 +135,9 @@ class JsonArrayDecoderConstraintsTests {
 		else {
 			chunks.add(bytes);
 		}
-		Flux<DataBuffer> input = Flux.fromIterable(chunks).map(this.factory::bufferOf);
+		LeakTrackingDataBufferFactory factory = (decoder instanceof JsonArrayDecoder) ? this.factory
+				: this.factory.forStock();
+		Flux<DataBuffer> input = Flux.fromIterable(chunks).map(factory::bufferOf);
 		return DecoderOutcome.of(() -> flux ? decoder.decode(input, type, mediaType, null)
 				: decoder.decodeToMono(input, type, mediaType, null));
 	}

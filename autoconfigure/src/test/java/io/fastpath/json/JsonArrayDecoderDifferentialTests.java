@@ -288,13 +288,15 @@ class JsonArrayDecoderDifferentialTests {
 	/** Whether stock decodes the body in one buffer as it did in chunks. */
 	private boolean isStockConsistent(DecoderOutcome chunked, Case testCase, Subjects subjects,
 			LeakTrackingDataBufferFactory factory) {
-		DecoderOutcome whole = run(subjects.stock(testCase.mapper()), testCase, List.of(testCase.body()), factory);
+		DecoderOutcome whole = run(subjects.stock(testCase.mapper()), testCase, List.of(testCase.body()),
+				factory.forStock());
 		return whole != null && chunked.differenceFrom(whole) == null;
 	}
 
 	private @Nullable Failure check(Case testCase, Subjects subjects, LeakTrackingDataBufferFactory factory,
 			boolean count) {
-		DecoderOutcome expected = run(subjects.stock(testCase.mapper()), testCase, testCase.chunks(), factory);
+		DecoderOutcome expected = run(subjects.stock(testCase.mapper()), testCase, testCase.chunks(),
+				factory.forStock());
 		if (expected == null) {
 			return new Failure(testCase, null, null, "stock did not release every input buffer");
 		}

@@ -125,7 +125,15 @@ class JsonArrayDecoderReleaseTests {
 
 	/** The buffers, as a body that records which of them the decoder asked for. */
 	private Flux<DataBuffer> received(List<DataBuffer> buffers) {
-		return Flux.fromIterable(buffers).hide().doOnNext(this.received::add);
+		return Flux.<DataBuffer, Integer>generate(() -> 0, (index, sink) -> {
+			if (index < buffers.size()) {
+				sink.next(buffers.get(index));
+			}
+			else {
+				sink.complete();
+			}
+			return index + 1;
+		}).doOnNext(this.received::add);
 	}
 
 	/**

@@ -27,8 +27,10 @@ import org.springframework.util.ClassUtils;
 /**
  * Decorates a stock {@link DecoderHttpMessageReader} so that its whole-body path
  * ({@code readMono}: {@code @RequestBody T}, {@code bodyToMono}, {@code toEntity}) joins
- * the body with {@link DataBufferAggregator}, sized and limited from the message's
- * {@code Content-Length}, instead of {@code DataBufferUtils.join}. Everything else,
+ * the body with {@link DataBufferAggregator}, limited from the message's
+ * {@code Content-Length}, instead of {@code DataBufferUtils.join}. A request's length
+ * over the limit fails before the body is read; a response's when its first byte arrives,
+ * as a response to {@code HEAD}, a 204 or a 304 announces a body that is not sent. Everything else,
  * including the streaming {@code read}, is the delegate's.
  * <p>The aggregated body is handed to the decoder's own {@code decodeToMono} as a
  * {@code Mono}, which {@code DataBufferUtils.join} passes through untouched, so the
@@ -113,8 +115,12 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 		MediaType contentType = message.getHeaders().getContentType();
 		// Same default as DecoderHttpMessageReader#getContentType.
 		MediaType mimeType = (contentType != null) ? contentType : MediaType.APPLICATION_OCTET_STREAM;
-		Mono<DataBuffer> body = DataBufferAggregator.aggregate(message.getBody(), maxInMemorySize(),
-				message.getHeaders().getContentLength());
+		long contentLength = message.getHeaders().getContentLength();
+		// A request's Content-Length always frames a body that follows, so one over the limit
+		// fails before anything is read; a response's may describe a body not sent.
+		Mono<DataBuffer> body = (message instanceof ServerHttpRequest)
+				? DataBufferAggregator.aggregate(message.getBody(), maxInMemorySize(), contentLength)
+				: DataBufferAggregator.aggregateResponseBody(message.getBody(), maxInMemorySize(), contentLength);
 		return this.decoder.decodeToMono(body, elementType, mimeType, hints);
 	}
 

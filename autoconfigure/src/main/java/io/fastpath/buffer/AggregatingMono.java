@@ -26,9 +26,10 @@ import org.springframework.util.ClassUtils;
  * {@value #MAX_COMPOSITE_COMPONENTS} pieces, a body that trickles in is moved once into
  * one contiguous buffer, so that the component count does not grow with the number of
  * pieces.</li>
- * <li>Other buffers (heap buffers of {@code DefaultDataBufferFactory}) are copied once
- * into one contiguous buffer of their factory, sized from the expected length when known.
- * Stock copies each one twice.</li>
+ * <li>Other buffers (heap buffers of {@code DefaultDataBufferFactory}) are copied into
+ * one contiguous buffer of their factory, which grows with what has arrived (to at most
+ * twice it), up to the expected length: a body whose first two pieces hold half of it or
+ * more is copied once; stock copies each piece twice.</li>
  * </ul>
  *
  * @author Fastpath
@@ -98,7 +99,10 @@ final class AggregatingMono extends Mono<DataBuffer> {
 				return;
 			}
 			this.byteCount += buffer.readableByteCount();
-			if (this.maxByteCount >= 0 && this.byteCount > this.maxByteCount) {
+			// A declared length over the limit fails on the first byte: where it describes a
+			// body that is not sent (a response to HEAD, a 204, a 304), no byte comes.
+			if (this.maxByteCount >= 0
+					&& (this.byteCount > this.maxByteCount || this.expectedLength > this.maxByteCount)) {
 				DataBufferUtils.release(buffer);
 				cancelUpstream();
 				fail(DataBufferAggregator.limitExceeded(this.maxByteCount));
@@ -157,16 +161,23 @@ final class AggregatingMono extends Mono<DataBuffer> {
 					nextTaken = false;
 				}
 				if (this.joined && this.components == 0) {
-					copy(next, target);
+					DataBuffer joinedBuffer = target;
+					if (target.writableByteCount() < next.readableByteCount()) {
+						this.held = null;
+						joinedBuffer = copyIntoOwnBuffer(target);
+						this.held = joinedBuffer;
+					}
+					copy(next, joinedBuffer);
 					return;
 				}
 				// The first buffer is the sender's, or a trickle of Netty pieces was gathered:
-				// move the body into one contiguous buffer of our own, once.
+				// move the body into one contiguous buffer of our own.
 				this.held = null;
 				this.joined = true;
 				this.components = 0;
-				this.held = copyIntoOwnBuffer(target);
-				copy(next, this.held);
+				DataBuffer ownBuffer = copyIntoOwnBuffer(target);
+				this.held = ownBuffer;
+				copy(next, ownBuffer);
 			}
 			finally {
 				if (!nextTaken) {
@@ -175,10 +186,13 @@ final class AggregatingMono extends Mono<DataBuffer> {
 			}
 		}
 
-		/** Copy into a new contiguous buffer of the same factory, releasing the original. */
+		/**
+		 * Copy into a new contiguous buffer of the same factory, with room for the body
+		 * received so far, releasing the original.
+		 */
 		private DataBuffer copyIntoOwnBuffer(DataBuffer original) {
 			try {
-				DataBuffer target = original.factory().allocateBuffer(initialCapacity());
+				DataBuffer target = original.factory().allocateBuffer(capacityFor(this.byteCount));
 				try {
 					copy(original, target);
 					return target;
@@ -197,8 +211,8 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		 * Copy the readable bytes of source to target, once, leaving the source's read
 		 * position alone. Not {@code DataBuffer#write(DataBuffer...)}: {@code DefaultDataBuffer}
 		 * implements it by first copying each source into a new {@code ByteBuffer}, and
-		 * {@code NettyDataBuffer} consumes its sources. The target grows as its factory
-		 * grows buffers.
+		 * {@code NettyDataBuffer} consumes its sources. The target has room for them:
+		 * {@link #append} made it.
 		 */
 		private static void copy(DataBuffer source, DataBuffer target) {
 			if (NETTY_PRESENT && NettyJoin.copy(source, target)) {
@@ -212,16 +226,18 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		}
 
 		/**
-		 * Capacity of a contiguous joined buffer: the announced length when the body so far
-		 * fits in it, else twice what has arrived (the factory grows it further if needed),
-		 * never more than the limit allows.
+		 * Capacity of a contiguous buffer for a body of which {@code received} bytes have
+		 * arrived: twice that, so that a body growing in small pieces is copied a few times
+		 * only, but never more than the body can still become, which the declared length
+		 * and the limit bound. The declared length is a cap and never a reason to allocate:
+		 * a sender can announce any length and then send slowly, or not at all, and must
+		 * not make us hold more than about twice what it did send.
 		 */
-		private int initialCapacity() {
-			long received = this.byteCount;
-			if (this.expectedLength >= received && this.expectedLength <= Integer.MAX_VALUE) {
-				return (int) this.expectedLength;
-			}
+		private int capacityFor(long received) {
 			long capacity = Math.min(received * 2, Integer.MAX_VALUE - 8);
+			if (this.expectedLength >= received) {
+				capacity = Math.min(capacity, this.expectedLength);
+			}
 			if (this.maxByteCount >= 0) {
 				capacity = Math.min(capacity, this.maxByteCount);
 			}

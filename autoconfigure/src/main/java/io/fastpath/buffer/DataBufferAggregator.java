@@ -15,8 +15,10 @@ import org.springframework.util.Assert;
  * <ul>
  * <li>A body of one buffer (the usual case) is emitted as it is: no list, no copy, no
  * composite buffer.</li>
- * <li>A body of several heap buffers is copied once into one contiguous buffer of their
- * factory, sized from the expected length when the caller knows it (stock copies twice).
+ * <li>A body of several heap buffers is copied into one contiguous buffer of their
+ * factory that grows with what has arrived (to at most twice it) up to the expected length
+ * when the caller knows it: a sender announcing a length it does not send makes us hold no
+ * more than about twice what it sent. Stock copies every buffer twice.
  * A body of several Netty buffers is gathered into a composite buffer without copying,
  * as stock does but without the intermediate list; one that trickles in as many small
  * pieces is moved into one contiguous buffer instead.</li>
@@ -25,6 +27,8 @@ import org.springframework.util.Assert;
  * with the stock {@link DataBufferLimitException}.</li>
  * <li>Every buffer received is released on error, on cancel and on the limit; an empty
  * body gives an empty {@code Mono}, as stock does.</li>
+ * <li>A {@code Mono} is at most one buffer, already held: it is passed on as it is, as
+ * stock passes it, the limit unchecked (only an expected length above it fails).</li>
  * </ul>
  *
  * @author Fastpath
@@ -42,11 +46,11 @@ public final class DataBufferAggregator {
 	 * @param buffers the body
 	 * @param maxByteCount the most bytes to hold, or -1 for no limit
 	 * @param expectedLength the body length announced by the sender (for example the
-	 * {@code Content-Length} header), or a negative value when unknown; a hint used to
-	 * size the joined buffer and to fail early, the body may still differ from it
+	 * {@code Content-Length} header) of a body that follows it, or a negative value when
+	 * unknown; one above the limit fails before the body is read, otherwise it only caps
+	 * the joined buffer's growth, and the body may still differ from it
 	 * @return the body in one buffer, or an empty {@code Mono} for an empty body
 	 */
-	@SuppressWarnings("unchecked")
 	public static Mono<DataBuffer> aggregate(Publisher<? extends DataBuffer> buffers, int maxByteCount,
 			long expectedLength) {
 		Assert.notNull(buffers, "'buffers' must not be null");
@@ -54,8 +58,21 @@ public final class DataBufferAggregator {
 			// Nothing was read, so nothing is held: failing here costs the sender no upload.
 			return Mono.error(limitExceeded(maxByteCount));
 		}
-		if (buffers instanceof Mono<?> mono && maxByteCount < 0) {
-			// At most one buffer by contract and no limit to check: already aggregated.
+		return aggregateResponseBody(buffers, maxByteCount, expectedLength);
+	}
+
+	/**
+	 * Join a response body, whose declared length may describe a body that is not sent:
+	 * that of a response to {@code HEAD}, of a 204 or of a 304 (RFC 9110, section 8.6).
+	 * A declared length above the limit fails when the first byte arrives, not before:
+	 * no byte comes for such a response, and stock answers it with an empty body.
+	 */
+	@SuppressWarnings("unchecked")
+	static Mono<DataBuffer> aggregateResponseBody(Publisher<? extends DataBuffer> buffers, int maxByteCount,
+			long expectedLength) {
+		if (buffers instanceof Mono<?> mono) {
+			// At most one buffer by contract, and already held: DataBufferUtils.join passes it
+			// on unchecked, and so do we.
 			return (Mono<DataBuffer>) mono;
 		}
 		return new AggregatingMono(buffers, maxByteCount, expectedLength);

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.reactivestreams.Subscription;
+import reactor.core.Disposable;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -336,14 +337,113 @@ class DataBufferAggregatorTests {
 		assertThat(DataBufferAggregator.aggregate(body, -1, -1)).isSameAs(body);
 	}
 
+	/**
+	 * A {@code Mono} is at most one buffer and already held, and {@code DataBufferUtils.join}
+	 * passes it on unchecked: decoders join what a reader already joined, and must not fail
+	 * what it accepted.
+	 */
 	@ParameterizedTest
 	@MethodSource("factories")
-	void monoAboveLimitFails(LeakTrackingDataBufferFactory factory) {
+	void monoAboveLimitIsPassedOnAsStockPassesIt(LeakTrackingDataBufferFactory factory) {
 		use(factory);
-		Mono<DataBuffer> body = Mono.fromSupplier(() -> buffer("too long"));
-		StepVerifier.create(DataBufferAggregator.aggregate(body, 4, -1))
+		Outcome stock = outcome(DataBufferUtils.join(Mono.fromSupplier(() -> buffer("too long")), 4));
+		Outcome fastpath = outcome(DataBufferAggregator.aggregate(Mono.fromSupplier(() -> buffer("too long")), 4, -1));
+		assertThat(stock).isEqualTo(new Outcome("too long", null));
+		assertThat(fastpath).isEqualTo(stock);
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void monoWithExpectedLengthAboveLimitStillFailsBeforeReading(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		AtomicBoolean subscribed = new AtomicBoolean();
+		Mono<DataBuffer> body = Mono.fromSupplier(() -> buffer("too long")).doOnSubscribe((s) -> subscribed.set(true));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, 4, 8))
 			.expectError(DataBufferLimitException.class)
 			.verify();
+		assertThat(subscribed).isFalse();
+	}
+
+	/**
+	 * With no limit ({@code max-in-memory-size=-1}, as applications set it for uploads) a
+	 * sender announcing 2 GB and sending two small pieces must not make us ask for 2 GB:
+	 * the joined buffer is sized from what arrived. The factory refuses (and records) any
+	 * request over 64 MB instead of making it.
+	 */
+	@ParameterizedTest
+	@MethodSource("factories")
+	void lyingContentLengthWithoutLimitIsNotAllocated(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		Flux<DataBuffer> body = Flux.just(buffer("two "), buffer("small pieces"));
+		int inputs = factory.requestedCapacities().size();
+		StepVerifier.create(DataBufferAggregator.aggregate(body, -1, 2_000_000_000L))
+			.assertNext((joined) -> assertThat(release(joined)).isEqualTo("two small pieces"))
+			.verifyComplete();
+		assertThat(factory.requestedCapacities().subList(inputs, factory.requestedCapacities().size()))
+			.as("capacities asked for by the aggregator")
+			.allSatisfy((capacity) -> assertThat(capacity).isLessThanOrEqualTo(2 * 16));
+	}
+
+	/**
+	 * The same for a Netty body that trickles in as more pieces than a composite takes,
+	 * where the aggregator moves it into one buffer of its own.
+	 */
+	@Test
+	void lyingContentLengthOfNettyTrickleIsNotAllocated() {
+		LeakTrackingDataBufferFactory netty = use(LeakTrackingDataBufferFactory.nettyPooled());
+		int pieces = AggregatingMono.MAX_COMPOSITE_COMPONENTS + 100;
+		Flux<DataBuffer> body = Flux.range(0, pieces).map((i) -> buffer("x"));
+		StepVerifier.create(DataBufferAggregator.aggregate(body, -1, 2_000_000_000L))
+			.assertNext((joined) -> assertThat(release(joined)).isEqualTo("x".repeat(pieces)))
+			.verifyComplete();
+		assertThat(netty.requestedCapacities()).as("capacities asked for, pieces and joined buffer")
+			.allSatisfy((capacity) -> assertThat(capacity).isLessThanOrEqualTo(2 * pieces));
+	}
+
+	/**
+	 * A slow sender announcing as much as the limit allows (256 KB by default) and sending
+	 * a little at a time holds about what it sent, as with stock, and not the announced
+	 * length: after every piece, the heap buffers still held (its pieces not yet copied and
+	 * the joined buffer) come to at most twice the bytes received.
+	 */
+	@Test
+	void slowSenderWithLyingContentLengthHoldsAtMostTwiceWhatItSent() {
+		LeakTrackingDataBufferFactory.Heap heap = (LeakTrackingDataBufferFactory.Heap) use(
+				LeakTrackingDataBufferFactory.heap());
+		int limit = 256 * 1024;
+		TestPublisher<DataBuffer> body = TestPublisher.create();
+		Disposable reading = DataBufferAggregator.aggregate(body, limit, limit).subscribe();
+		long sent = 0;
+		for (int piece = 0; piece < 40; piece++) {
+			String bytes = String.valueOf((char) ('a' + piece % 26)).repeat(100 + piece * 7);
+			sent += bytes.length();
+			body.next(buffer(bytes));
+			assertThat(heap.capacityHeld()).as("bytes held after %d bytes received", sent)
+				.isLessThanOrEqualTo(2 * sent);
+		}
+		reading.dispose();
+		body.assertCancelled();
+	}
+
+	/** Bodies that grow from small first pieces end in one buffer no larger than twice the body. */
+	@ParameterizedTest
+	@MethodSource("factories")
+	void joinedBufferGrowsWithTheBodyUpToTheExpectedLength(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		StringBuilder expected = new StringBuilder();
+		List<DataBuffer> pieces = new ArrayList<>();
+		for (int size = 1; expected.length() < 5000; size = size * 3 / 2 + 1) {
+			String piece = String.valueOf((char) ('a' + pieces.size() % 26)).repeat(size);
+			expected.append(piece);
+			pieces.add(buffer(piece));
+		}
+		int inputs = factory.requestedCapacities().size();
+		int length = expected.length();
+		StepVerifier.create(DataBufferAggregator.aggregate(Flux.fromIterable(pieces), -1, length))
+			.assertNext((joined) -> assertThat(release(joined)).isEqualTo(expected.toString()))
+			.verifyComplete();
+		assertThat(factory.requestedCapacities().subList(inputs, factory.requestedCapacities().size()))
+			.allSatisfy((capacity) -> assertThat(capacity).isLessThanOrEqualTo(length));
 	}
 
 	@ParameterizedTest

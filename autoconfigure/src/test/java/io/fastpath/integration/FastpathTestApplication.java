@@ -50,6 +50,16 @@ public class FastpathTestApplication {
 		return new ReadMonoRecorder();
 	}
 
+	@Bean
+	ExchangeEnds exchangeEnds() {
+		return new ExchangeEnds();
+	}
+
+	@Bean
+	ServerReads serverReads() {
+		return new ServerReads();
+	}
+
 	@RestController
 	static class EchoController {
 

@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.ParameterizedTypeReference;
@@ -42,17 +44,35 @@ class FaultsIntegrationTests extends RealServerTests {
 	@LocalServerPort
 	private int port;
 
+	@Autowired
+	private ServerReads serverReads;
+
+	@Autowired
+	private ExchangeEnds exchangeEnds;
+
+	/**
+	 * The server must be done with each request (its handling ended, so the readers have
+	 * released what they held) before it is asked to serve again: awaited, not slept on.
+	 */
 	@Test
 	void clientThatGoesAwayMidBodyLeavesTheServerServing() throws Exception {
+		List<String> faults = new ArrayList<>();
 		for (String path : new String[] { "/json/people", "/json/people/count", "/form/first", "/echo/string" }) {
+			String fault = "gone-" + faults.size();
+			faults.add(fault);
 			try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
 				String type = path.startsWith("/form") ? "application/x-www-form-urlencoded"
 						: path.startsWith("/echo") ? "text/plain" : "application/json";
-				connection.writeHead("POST", path, type, 30_000);
-				connection.write("[{\"name\":\"Ada\"},{\"name\":\"Al".getBytes(StandardCharsets.UTF_8));
+				int head = connection.writeHead("POST", path + "?fault=" + fault, type, 30_000);
+				byte[] part = "[{\"name\":\"Ada\"},{\"name\":\"Al".getBytes(StandardCharsets.UTF_8);
+				connection.write(part);
+				// The server has the part before the client goes: the body is cut mid-way.
+				this.serverReads.awaitBytesRead(connection.localPort(), head + part.length, TIMEOUT);
 			}
 		}
-		Thread.sleep(200);
+		for (String fault : faults) {
+			assertThat(this.exchangeEnds.awaitEnd(fault, TIMEOUT)).as(fault).isNotNull();
+		}
 		assertServerServes();
 	}
 
@@ -62,8 +82,8 @@ class FaultsIntegrationTests extends RealServerTests {
 		for (String path : new String[] { "/json/people", "/json/people/count" }) {
 			try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
 				byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-				connection.writeHead("POST", path, "application/json", bytes.length);
-				drip(connection, bytes);
+				int head = connection.writeHead("POST", path, "application/json", bytes.length);
+				drip(connection, head, bytes);
 				RawHttpConnection.Response response = connection.readResponse();
 				assertThat(response.status()).isEqualTo(200);
 				assertThat(response.body()).isEqualTo(path.endsWith("count") ? "2" : body);
@@ -75,8 +95,8 @@ class FaultsIntegrationTests extends RealServerTests {
 	void formDrippingInAByteAtATimeIsReadWhole() throws Exception {
 		try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
 			byte[] bytes = "p=1&q=caf%C3%A9+au+lait".getBytes(StandardCharsets.US_ASCII);
-			connection.writeHead("POST", "/form/first", "application/x-www-form-urlencoded", bytes.length);
-			drip(connection, bytes);
+			int head = connection.writeHead("POST", "/form/first", "application/x-www-form-urlencoded", bytes.length);
+			drip(connection, head, bytes);
 			RawHttpConnection.Response response = connection.readResponse();
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.body()).isEqualTo("café au lait");
@@ -156,10 +176,15 @@ class FaultsIntegrationTests extends RealServerTests {
 		}
 	}
 
-	private static void drip(RawHttpConnection connection, byte[] bytes) throws Exception {
-		for (byte b : bytes) {
-			connection.write(new byte[] { b });
-			Thread.sleep(1);
+	/**
+	 * Write the body a byte at a time, each once the server has read all before it: every
+	 * byte reaches the server in a read of its own, however the network would batch them.
+	 */
+	private void drip(RawHttpConnection connection, int headLength, byte[] bytes) throws Exception {
+		this.serverReads.awaitBytesRead(connection.localPort(), headLength, TIMEOUT);
+		for (int i = 0; i < bytes.length; i++) {
+			connection.write(new byte[] { bytes[i] });
+			this.serverReads.awaitBytesRead(connection.localPort(), headLength + i + 1, TIMEOUT);
 		}
 	}
 

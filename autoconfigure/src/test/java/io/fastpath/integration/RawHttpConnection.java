@@ -55,8 +55,8 @@ final class RawHttpConnection implements AutoCloseable {
 		return readResponse();
 	}
 
-	/** Write a request head; a negative length means chunked. */
-	void writeHead(String method, String path, String contentType, long contentLength) throws IOException {
+	/** Write a request head, a negative length meaning chunked, and return its length in bytes. */
+	int writeHead(String method, String path, String contentType, long contentLength) throws IOException {
 		StringBuilder head = new StringBuilder().append(method).append(' ').append(path).append(" HTTP/1.1\r\n")
 			.append("Host: localhost\r\n")
 			.append("Content-Type: ").append(contentType).append("\r\n");
@@ -66,7 +66,14 @@ final class RawHttpConnection implements AutoCloseable {
 		else {
 			head.append("Transfer-Encoding: chunked\r\n");
 		}
-		write(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+		byte[] bytes = head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
+		write(bytes);
+		return bytes.length;
+	}
+
+	/** The client's end of the connection, as the server sees it. */
+	int localPort() {
+		return this.socket.getLocalPort();
 	}
 
 	void write(byte[] bytes) throws IOException {

@@ -29,9 +29,9 @@ import org.springframework.util.ClassUtils;
  * ({@code readMono}: {@code @RequestBody T}, {@code bodyToMono}, {@code toEntity}) joins
  * the body with {@link DataBufferAggregator}, limited from the message's
  * {@code Content-Length}, instead of {@code DataBufferUtils.join}. A request's length
- * over the limit fails before the body is read; a response's when its first byte arrives,
- * as a response to {@code HEAD}, a 204 or a 304 announces a body that is not sent. Everything else,
- * including the streaming {@code read}, is the delegate's.
+ * over the limit fails before the body is read; a response's when its first byte
+ * arrives, as a response to {@code HEAD}, a 204 or a 304 announces a body that is not
+ * sent. Everything else, including the streaming {@code read}, is the delegate's.
  * <p>The aggregated body is handed to the decoder's own {@code decodeToMono} as a
  * {@code Mono}, which {@code DataBufferUtils.join} passes through untouched, so the
  * decoder keeps its own hints, context handling, logging and errors.

@@ -1,5 +1,6 @@
 package io.fastpath.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.fastpath.buffer.AggregatingHttpMessageReader;
@@ -30,6 +31,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.codec.Decoder;
 import org.springframework.core.codec.StringDecoder;
 import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -257,8 +259,9 @@ class FastpathAutoConfigurationTests {
 	@Test
 	void webClientBuilderReadsWholeBodiesThroughTheAggregator() {
 		this.webFluxRunner.withPropertyValues("spring.http.codecs.max-in-memory-size=1KB").run((context) -> {
-			// The aggregator fails on a Content-Length above the limit without reading the
-			// body; the stock join would read it and fail with the body's own error.
+			// The aggregator fails a response whose Content-Length is above the limit on its
+			// first byte (a response without a body, such as a 304, would read as empty);
+			// the stock join reads the few bytes sent.
 			WebClient client = context.getBean(WebClient.Builder.class).clientConnector(oversizedResponse()).build();
 			Mono<String> body = client.get().uri("http://localhost/").retrieve().bodyToMono(String.class);
 			assertThat(failureOf(body)).isInstanceOf(DataBufferLimitException.class);
@@ -273,7 +276,7 @@ class FastpathAutoConfigurationTests {
 					.clientConnector(oversizedResponse())
 					.build();
 				Mono<String> body = client.get().uri("http://localhost/").retrieve().bodyToMono(String.class);
-				assertThat(failureOf(body)).isInstanceOf(IllegalStateException.class).hasMessage("body was read");
+				assertThat(body.block()).isEqualTo("small");
 			});
 	}
 
@@ -288,7 +291,7 @@ class FastpathAutoConfigurationTests {
 			MockClientHttpResponse response = new MockClientHttpResponse(HttpStatus.OK);
 			response.getHeaders().setContentType(MediaType.TEXT_PLAIN);
 			response.getHeaders().setContentLength(2048);
-			response.setBody(Flux.error(new IllegalStateException("body was read")));
+			response.setBody(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap("small".getBytes(StandardCharsets.UTF_8))));
 			return Mono.just(response);
 		};
 	}

@@ -371,12 +371,30 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		JavaType javaType = mapper.constructType(GenericTypeResolver.resolveType(key.type(), key.contextClass()));
 		ObjectReader reader = (key.view() != null) ? mapper.readerWithView(key.view()).forType(javaType)
 				: mapper.readerFor(javaType);
+		boolean tokensReadable = settingThatNeedsDatabind(reader) == null;
 		if (key.stream()) {
 			// Finding which fast path applies looks deserializers up: once per plan, not per stream.
 			return new ReadPlan(reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), null,
-					ScalarKind.of(mapper, type));
+					tokensReadable ? ScalarKind.of(mapper, type) : ScalarKind.OTHER);
 		}
-		return new ReadPlan(reader, PrimitiveArrayReader.of(mapper, type.toClass()), ScalarKind.OTHER);
+		return new ReadPlan(reader, tokensReadable ? PrimitiveArrayReader.of(mapper, type.toClass()) : null,
+				ScalarKind.OTHER);
+	}
+
+	/**
+	 * The mapper setting, if any, under which a value cannot be taken from its token (the
+	 * scalar and primitive array fast paths) because Databind reads a top-level value in
+	 * a way of its own; a reason to record, or {@code null}. Other settings are honoured
+	 * by those fast paths or leave them the tokens they do not take: coercions and
+	 * single-value arrays concern tokens that are not canonical, trailing tokens are
+	 * checked, and read features are the parser's.
+	 */
+	static @Nullable String settingThatNeedsDatabind(ObjectReader reader) {
+		if (reader.isEnabled(DeserializationFeature.UNWRAP_ROOT_VALUE)) {
+			// Every value, root-named or not, is expected wrapped in an object: [1,2] fails.
+			return "mapper setting UNWRAP_ROOT_VALUE";
+		}
+		return null;
 	}
 
 	private static @Nullable Class<?> contextClass(@Nullable ResolvableType type) {

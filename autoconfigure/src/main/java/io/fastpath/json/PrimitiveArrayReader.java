@@ -3,8 +3,10 @@ package io.fastpath.json;
 import java.util.Arrays;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
@@ -78,8 +80,21 @@ abstract class PrimitiveArrayReader {
 			// A valid array of numbers or booleans has one comma fewer than values: capping
 			// its growth at the count of commas (a cheap scan) saves trimming it.
 			Object values = readValues(parser, body.count((byte) ',') + 1);
-			// Trailing content is Databind's call (FAIL_ON_TRAILING_TOKENS).
-			return (values != null && parser.nextToken() == null) ? values : null;
+			if (values == null || !objectReader.isEnabled(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)) {
+				// Without the check, Databind stops after the value too.
+				return values;
+			}
+			// Trailing content, valid or not, is Databind's to report.
+			return endsAfterValue(parser) ? values : null;
+		}
+	}
+
+	private static boolean endsAfterValue(JsonParser parser) {
+		try {
+			return parser.nextToken() == null;
+		}
+		catch (JacksonException ex) {
+			return false;
 		}
 	}
 

@@ -23,8 +23,10 @@ import reactor.util.context.ContextView;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.base.ParserBase;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonReadFeature;
@@ -371,12 +373,30 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		JavaType javaType = mapper.constructType(GenericTypeResolver.resolveType(key.type(), key.contextClass()));
 		ObjectReader reader = (key.view() != null) ? mapper.readerWithView(key.view()).forType(javaType)
 				: mapper.readerFor(javaType);
+		boolean tokensReadable = settingThatNeedsDatabind(reader) == null;
 		if (key.stream()) {
 			// Finding which fast path applies looks deserializers up: once per plan, not per stream.
 			return new ReadPlan(reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), null,
-					ScalarKind.of(mapper, type));
+					tokensReadable ? ScalarKind.of(mapper, type) : ScalarKind.OTHER);
 		}
-		return new ReadPlan(reader, PrimitiveArrayReader.of(mapper, type.toClass()), ScalarKind.OTHER);
+		return new ReadPlan(reader, tokensReadable ? PrimitiveArrayReader.of(mapper, type.toClass()) : null,
+				ScalarKind.OTHER);
+	}
+
+	/**
+	 * The mapper setting, if any, under which a value cannot be taken from its token (the
+	 * scalar and primitive array fast paths) because Databind reads a top-level value in
+	 * a way of its own; a reason to record, or {@code null}. Other settings are honoured
+	 * by those fast paths or leave them the tokens they do not take: coercions and
+	 * single-value arrays concern tokens that are not canonical, trailing tokens are
+	 * checked, and read features are the parser's.
+	 */
+	static @Nullable String settingThatNeedsDatabind(ObjectReader reader) {
+		if (reader.isEnabled(DeserializationFeature.UNWRAP_ROOT_VALUE)) {
+			// Every value, root-named or not, is expected wrapped in an object: [1,2] fails.
+			return "mapper setting UNWRAP_ROOT_VALUE";
+		}
+		return null;
 	}
 
 	private static @Nullable Class<?> contextClass(@Nullable ResolvableType type) {
@@ -434,12 +454,22 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		/** Checked once per stream: the check is not free and elements are many. */
 		private final boolean logsValues;
 
+		/** The mapper's limits, which apply to the whole stream, as to stock's one parser. */
+		private final StreamReadConstraints constraints;
+
+		/** Bytes fed before the current chunk, if the document length is limited. */
+		private long documentLength;
+
+		/** Tokens of the values taken, if the token count is limited. */
+		private long valueTokenCount;
+
 		ElementReader(ObjectReader reader, ScalarKind scalarKind, @Nullable Map<String, Object> hints) {
 			this.reader = reader;
 			this.scalarKind = scalarKind;
 			this.hints = hints;
 			this.unwrapsRootValues = reader.isEnabled(DeserializationFeature.UNWRAP_ROOT_VALUE);
 			this.logsValues = JsonArrayDecoder.this.logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
+			this.constraints = reader.parserFactory().streamReadConstraints();
 		}
 
 		/** Largest distance between the starts of two values read ahead, separators included. */
@@ -454,7 +484,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		/** Feed a chunk to the splitter and return the elements it completed. */
 		List<Object> feed(JsonElementSplitter splitter, DataBuffer chunk) {
 			try {
+				checkDocumentLength(chunk);
 				splitter.feed(chunk, this);
+				checkTokenCount(splitter);
 			}
 			catch (JacksonException ex) {
 				throw processException(ex);
@@ -465,12 +497,46 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		/** End the splitter's stream and return the last elements. */
 		List<Object> end(JsonElementSplitter splitter) {
 			try {
+				if (this.constraints.hasMaxDocumentLength()) {
+					// Stock's parser checks all it was fed once the input ends.
+					this.constraints.validateDocumentLength(this.documentLength);
+				}
 				splitter.end(this);
+				checkTokenCount(splitter);
 			}
 			catch (JacksonException ex) {
 				throw processException(ex);
 			}
 			return takeValues();
+		}
+
+		/**
+		 * Hold the stream to the mapper's document length limit as stock's one parser does:
+		 * on the bytes of the chunks before, when the next one arrives (and on all of them
+		 * at the end). Each region's parser only sees its own bytes.
+		 */
+		private void checkDocumentLength(DataBuffer chunk) {
+			if (this.constraints.hasMaxDocumentLength()) {
+				try {
+					this.constraints.validateDocumentLength(this.documentLength);
+				}
+				catch (StreamConstraintsException ex) {
+					DataBufferUtils.release(chunk);
+					throw ex;
+				}
+				this.documentLength += chunk.readableByteCount();
+			}
+		}
+
+		/**
+		 * Hold the stream to the mapper's token limit: its tokens are those of the values
+		 * read and the brackets of top-level arrays. Checked once a chunk is read, before
+		 * its values are emitted, as stock's tokenizer reads a whole chunk first.
+		 */
+		private void checkTokenCount(JsonElementSplitter splitter) {
+			if (this.constraints.hasMaxTokenCount()) {
+				this.constraints.validateTokenCount(this.valueTokenCount + splitter.arrayTokenCount());
+			}
 		}
 
 		private List<Object> takeValues() {
@@ -566,11 +632,12 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				// A value is taken once the token after it is read: a number or literal that
 				// reaches the end of the chunk may go on in the next one.
 				Object pending = NO_VALUE;
+				long pendingTokenCount = 0;
 				int pendingStart = -1;
 				JsonToken token = parser.nextToken();
 				while (token != null) {
 					int start = (int) (tokens.getTokenCharacterOffset() + shift);
-					take(pending);
+					take(pending, pendingTokenCount);
 					if (pendingStart >= 0) {
 						this.largestValue = Math.max(this.largestValue, start - pendingStart);
 					}
@@ -579,6 +646,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 						break;
 					}
 					pending = reading.read(token);
+					pendingTokenCount = reading.lastTokenCount;
 					pendingStart = start;
 					token = parser.nextToken();
 				}
@@ -635,15 +703,17 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				ValueReading reading = new ValueReading(parser);
 				JsonToken token;
 				while ((token = parser.nextToken()) != null && token != JsonToken.END_ARRAY) {
-					take(reading.read(token));
+					Object value = reading.read(token);
+					take(value, reading.lastTokenCount);
 				}
 			}
 		}
 
-		private void take(@Nullable Object value) {
+		private void take(@Nullable Object value, long tokenCount) {
 			if (value == NO_VALUE) {
 				return;
 			}
+			this.valueTokenCount += tokenCount;
 			if (this.logsValues) {
 				logValue(value, this.hints);
 			}
@@ -659,12 +729,29 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 			private @Nullable MappingIterator<Object> databind;
 
+			/** Whether the parser counts tokens (only with a token limit). */
+			private final boolean countsTokens;
+
+			/** How many tokens the last value read has, if counted. */
+			long lastTokenCount;
+
 			ValueReading(JsonParser parser) {
 				this.parser = parser;
+				this.countsTokens = ElementReader.this.constraints.hasMaxTokenCount();
 			}
 
 			/** Read the value that starts with the current token. */
 			@Nullable Object read(JsonToken token) {
+				if (!this.countsTokens) {
+					return readValue(token);
+				}
+				long first = this.parser.currentTokenCount();
+				Object value = readValue(token);
+				this.lastTokenCount = this.parser.currentTokenCount() - first + 1;
+				return value;
+			}
+
+			private @Nullable Object readValue(JsonToken token) {
 				Object value = ElementReader.this.scalarKind.read(this.parser, token);
 				if (value != ScalarKind.NOT_CANONICAL) {
 					return value;

@@ -124,6 +124,9 @@ final class JsonElementSplitter {
 
 	private boolean regionInArray;
 
+	/** Opening and closing brackets of top-level arrays passed: tokens no element holds. */
+	private long arrayTokenCount;
+
 	/** Bytes of chunks in which no element completed, as the stock tokenizer counts them. */
 	private long incompleteByteCount;
 
@@ -209,6 +212,15 @@ final class JsonElementSplitter {
 			throw error("Unexpected end-of-input: expected close marker for Array", this.size);
 		}
 		flush(regions);
+	}
+
+	/**
+	 * How many tokens the brackets of top-level arrays made so far: with the tokens of the
+	 * elements, the tokens of the stream, as one parser would count them.
+	 * @return the count
+	 */
+	long arrayTokenCount() {
+		return this.arrayTokenCount;
 	}
 
 	/**
@@ -425,6 +437,7 @@ final class JsonElementSplitter {
 				// Values before the array are handed over before the array's.
 				flush(regions);
 				this.inArray = true;
+				this.arrayTokenCount++;
 				this.arrayState = ArrayState.AFTER_OPEN;
 			}
 			else if (b == ']' || b == '}' || b == ',' || b == ':') {
@@ -446,6 +459,7 @@ final class JsonElementSplitter {
 				throw error("Unexpected character (']'): expected a value", i);
 			}
 			this.inArray = false;
+			this.arrayTokenCount++;
 			// The array's values are handed over before any value after it.
 			flush(regions);
 		}

@@ -3,8 +3,10 @@ package io.fastpath.json;
 import java.util.Arrays;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
@@ -24,6 +26,9 @@ import tools.jackson.databind.type.LogicalType;
  * @author Fastpath
  */
 abstract class PrimitiveArrayReader {
+
+	/** The first capacity of an array: values are allocated as they are read. */
+	private static final int MIN_CAPACITY = 16;
 
 	/**
 	 * The reader for a target type read with the given mapper, or {@code null}.
@@ -72,21 +77,42 @@ abstract class PrimitiveArrayReader {
 			if (parser.nextToken() != JsonToken.START_ARRAY) {
 				return null;
 			}
-			// A valid array of numbers or booleans has one comma fewer than values: sizing the
-			// array from a count of commas (a cheap scan) saves growing and trimming it.
+			// A valid array of numbers or booleans has one comma fewer than values: capping
+			// its growth at the count of commas (a cheap scan) saves trimming it.
 			Object values = readValues(parser, body.count((byte) ',') + 1);
-			// Trailing content is Databind's call (FAIL_ON_TRAILING_TOKENS).
-			return (values != null && parser.nextToken() == null) ? values : null;
+			if (values == null || !objectReader.isEnabled(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)) {
+				// Without the check, Databind stops after the value too.
+				return values;
+			}
+			// Trailing content, valid or not, is Databind's to report.
+			return endsAfterValue(parser) ? values : null;
 		}
+	}
+
+	private static boolean endsAfterValue(JsonParser parser) {
+		try {
+			return parser.nextToken() == null;
+		}
+		catch (JacksonException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * The capacity to grow a full array of the given length to: doubled, at least
+	 * {@value #MIN_CAPACITY}, at most the most values the body can hold.
+	 */
+	private static int grownCapacity(int length, int maxValues) {
+		return (int) Math.min(Math.max(MIN_CAPACITY, 2L * length), Math.max(maxValues, length + 1L));
 	}
 
 	/**
 	 * Read values up to END_ARRAY, or return {@code null} on a token that is not canonical.
 	 * @param parser the parser, after START_ARRAY
-	 * @param expected how many values there probably are
+	 * @param maxValues how many values there are at most, if the array is valid
 	 * @return the values, or {@code null}
 	 */
-	abstract @Nullable Object readValues(JsonParser parser, int expected);
+	abstract @Nullable Object readValues(JsonParser parser, int maxValues);
 
 	private static boolean fitsInt(JsonParser parser) {
 		return parser.getNumberType() == JsonParser.NumberType.INT;
@@ -100,8 +126,8 @@ abstract class PrimitiveArrayReader {
 	private static final class Longs extends PrimitiveArrayReader {
 
 		@Override
-		@Nullable Object readValues(JsonParser parser, int expected) {
-			long[] values = new long[expected];
+		@Nullable Object readValues(JsonParser parser, int maxValues) {
+			long[] values = new long[Math.min(MIN_CAPACITY, maxValues)];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -109,7 +135,7 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, Math.max(16, count * 2));
+					values = Arrays.copyOf(values, grownCapacity(count, maxValues));
 				}
 				values[count++] = parser.getLongValue();
 			}
@@ -121,8 +147,8 @@ abstract class PrimitiveArrayReader {
 	private static final class Ints extends PrimitiveArrayReader {
 
 		@Override
-		@Nullable Object readValues(JsonParser parser, int expected) {
-			int[] values = new int[expected];
+		@Nullable Object readValues(JsonParser parser, int maxValues) {
+			int[] values = new int[Math.min(MIN_CAPACITY, maxValues)];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -130,7 +156,7 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, Math.max(16, count * 2));
+					values = Arrays.copyOf(values, grownCapacity(count, maxValues));
 				}
 				values[count++] = parser.getIntValue();
 			}
@@ -148,8 +174,8 @@ abstract class PrimitiveArrayReader {
 		}
 
 		@Override
-		@Nullable Object readValues(JsonParser parser, int expected) {
-			double[] values = new double[expected];
+		@Nullable Object readValues(JsonParser parser, int maxValues) {
+			double[] values = new double[Math.min(MIN_CAPACITY, maxValues)];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -158,7 +184,7 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, Math.max(16, count * 2));
+					values = Arrays.copyOf(values, grownCapacity(count, maxValues));
 				}
 				values[count++] = parser.getDoubleValue();
 			}
@@ -176,8 +202,8 @@ abstract class PrimitiveArrayReader {
 		}
 
 		@Override
-		@Nullable Object readValues(JsonParser parser, int expected) {
-			float[] values = new float[expected];
+		@Nullable Object readValues(JsonParser parser, int maxValues) {
+			float[] values = new float[Math.min(MIN_CAPACITY, maxValues)];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -186,7 +212,7 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, Math.max(16, count * 2));
+					values = Arrays.copyOf(values, grownCapacity(count, maxValues));
 				}
 				values[count++] = parser.getFloatValue();
 			}
@@ -198,8 +224,8 @@ abstract class PrimitiveArrayReader {
 	private static final class Booleans extends PrimitiveArrayReader {
 
 		@Override
-		@Nullable Object readValues(JsonParser parser, int expected) {
-			boolean[] values = new boolean[expected];
+		@Nullable Object readValues(JsonParser parser, int maxValues) {
+			boolean[] values = new boolean[Math.min(MIN_CAPACITY, maxValues)];
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -207,7 +233,7 @@ abstract class PrimitiveArrayReader {
 					return null;
 				}
 				if (count == values.length) {
-					values = Arrays.copyOf(values, Math.max(16, count * 2));
+					values = Arrays.copyOf(values, grownCapacity(count, maxValues));
 				}
 				values[count++] = (token == JsonToken.VALUE_TRUE);
 			}

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.TestSeed;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +62,7 @@ class AggregatingHttpMessageReaderTests {
 	@MethodSource("factories")
 	void readsStringsAsStockDoesForRandomSplits(LeakTrackingDataBufferFactory factory) {
 		this.factory = factory;
-		Random random = new Random();
+		Random random = TestSeed.random("readsStringsAsStockDoesForRandomSplits");
 		for (int i = 0; i < 100; i++) {
 			String body = randomText(random, random.nextInt(2000));
 			List<String> chunks = split(body, random);

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.TestSeed;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import org.junit.jupiter.api.AfterEach;
@@ -450,8 +451,8 @@ class DataBufferAggregatorTests {
 	@MethodSource("factories")
 	void joinsAsStockDoesForRandomBodiesAndSplits(LeakTrackingDataBufferFactory factory) {
 		use(factory);
-		long seed = new Random().nextLong();
-		Random random = new Random(seed);
+		long seed = TestSeed.SEED;
+		Random random = TestSeed.random("joinsAsStockDoesForRandomBodiesAndSplits");
 		for (int i = 0; i < 300; i++) {
 			byte[] body = new byte[random.nextInt(3000)];
 			random.nextBytes(body);

@@ -32,6 +32,7 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ContentTooLargeException;
 
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.TestSeed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LazyFormHttpMessageReaderDifferentialTests {
 
-	private static final long SEED = seed(System.getProperty("fastpath.seed", "20261130"));
+	private static final long SEED = TestSeed.SEED;
 
 	private static final int CASES = Integer.getInteger("fastpath.cases", 400);
 
@@ -66,10 +67,6 @@ class LazyFormHttpMessageReaderDifferentialTests {
 	private static final AtomicLong casesRun = new AtomicLong();
 
 	private static final AtomicLong malformedRun = new AtomicLong();
-
-	private static long seed(String property) {
-		return "random".equals(property) ? new Random().nextLong() : Long.parseLong(property);
-	}
 
 	/** MurmurHash3's finalizer: consecutive seeds of {@link Random} give correlated first values. */
 	private static long mix(long value) {

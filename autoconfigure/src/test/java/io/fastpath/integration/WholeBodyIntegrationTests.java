@@ -3,6 +3,7 @@ package io.fastpath.integration;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
+import io.fastpath.test.TestSeed;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -57,7 +58,7 @@ class WholeBodyIntegrationTests extends RealServerTests {
 	@Test
 	void bytesWithContentLengthAreEchoedThroughToEntity() {
 		byte[] bytes = new byte[150_000];
-		new Random(42).nextBytes(bytes);
+		TestSeed.random("bytesWithContentLengthAreEchoedThroughToEntity").nextBytes(bytes);
 		ResponseEntity<byte[]> entity = this.client.post()
 			.uri("/echo/bytes")
 			.contentType(MediaType.APPLICATION_OCTET_STREAM)
@@ -132,7 +133,7 @@ class WholeBodyIntegrationTests extends RealServerTests {
 	}
 
 	private static String randomText(int length) {
-		Random random = new Random(7);
+		Random random = TestSeed.random("randomText");
 		StringBuilder text = new StringBuilder(length);
 		String alphabet = "abcdefghij klmnop\n\u00e9\u00fc\u4e2d";
 		while (text.length() < length) {

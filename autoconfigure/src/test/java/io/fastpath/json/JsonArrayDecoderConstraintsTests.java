@@ -2,6 +2,7 @@ package io.fastpath.json;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -12,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Flux;
+import tools.jackson.core.JsonParser;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code DecodingException}, in one buffer and a byte at a time, as it does on stock's
  * paths, except that stock's {@code Flux} path lets a string past the length limit through
  * (its token buffer copies the text without the check); a body within the limits decodes
- * alike.
+ * alike. The limits on the whole document (length, token count) hold on a {@code Flux}
+ * across chunks, as on stock's one parser.
  */
 class JsonArrayDecoderConstraintsTests {
 
@@ -121,6 +124,116 @@ class JsonArrayDecoderConstraintsTests {
 		DecoderOutcome actual = decode(fastpath, type, flux, body, mediaType, false);
 		assertThat(expected.failed()).isFalse();
 		assertThat(expected.differenceFrom(actual)).isNull();
+	}
+
+	static Stream<Arguments> streams() {
+		StringBuilder longs = new StringBuilder("[");
+		StringBuilder maps = new StringBuilder("[");
+		StringBuilder ndjson = new StringBuilder();
+		for (int i = 0; i < 40; i++) {
+			longs.append(i == 0 ? "" : ",").append(1000 + i);
+			maps.append(i == 0 ? "" : ",").append("{\"a\":").append(i).append(",\"b\":[true]}");
+			ndjson.append("{\"a\":").append(i).append("}\n");
+		}
+		longs.append(']');
+		maps.append(']');
+		return Stream.of(Arguments.of("Flux<Long>", forClass(Long.class), longs.toString(), MediaType.APPLICATION_JSON),
+				Arguments.of("Flux<Map>", MAP, maps.toString(), MediaType.APPLICATION_JSON),
+				Arguments.of("Flux<Map> as NDJSON", MAP, ndjson.toString(), MediaType.APPLICATION_NDJSON));
+	}
+
+	/**
+	 * Stock's {@code Flux} path reads the stream with one non-blocking parser, which
+	 * checks the document length on the bytes it was fed before, whenever a chunk
+	 * arrives: Fastpath, whose parsers each see a region, must count across chunks, and
+	 * fail where stock fails (after the same values), for every limit around the length.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("streams")
+	void documentLengthLimitAppliesToTheWholeStreamAsOnStock(String name, ResolvableType type, String body,
+			MediaType mediaType) {
+		int length = body.getBytes(StandardCharsets.UTF_8).length;
+		int failures = 0;
+		for (int limit = length / 3; limit <= length + 1; limit += Math.max(1, length / 40)) {
+			JsonMapper mapper = mapper(StreamReadConstraints.builder().maxDocumentLength(limit).build());
+			failures += assertStreamDecodesLikeStock(mapper, type, body, mediaType, "maxDocumentLength=" + limit);
+		}
+		assertThat(failures).as("cases past the limit").isPositive();
+	}
+
+	/**
+	 * Stock's {@code Flux} path counts every token of the stream with one parser: Fastpath
+	 * must count across its parsers (values and the brackets of the array), and fail where
+	 * stock fails, after the same values, for every limit around the count.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("streams")
+	void tokenCountLimitAppliesToTheWholeStreamAsOnStock(String name, ResolvableType type, String body,
+			MediaType mediaType) {
+		long tokens = countTokens(body);
+		int failures = 0;
+		for (long limit = tokens / 3; limit <= tokens + 1; limit += (limit < tokens - 3 ? Math.max(1, tokens / 20) : 1)) {
+			JsonMapper mapper = mapper(StreamReadConstraints.builder().maxTokenCount(limit).build());
+			failures += assertStreamDecodesLikeStock(mapper, type, body, mediaType, "maxTokenCount=" + limit);
+		}
+		assertThat(failures).as("cases past the limit").isPositive();
+	}
+
+	/**
+	 * Decode in several splits with both decoders; return how many failed. Both fail on
+	 * the same chunk; before failing, Fastpath emits at least the values stock emits (stock
+	 * loses those its tokenizer read from the chunk before), and only values of the body.
+	 */
+	private int assertStreamDecodesLikeStock(JsonMapper mapper, ResolvableType type, String body,
+			MediaType mediaType, String description) {
+		JacksonJsonDecoder stock = new JacksonJsonDecoder(mapper);
+		JsonArrayDecoder fastpath = JsonArrayDecoder.from(new JacksonJsonDecoder(mapper));
+		List<Object> bodyValues = decode(new JacksonJsonDecoder(), type, true, body, mediaType, Integer.MAX_VALUE)
+			.values();
+		int failures = 0;
+		for (int chunkSize : new int[] { 1, 7, 64, Integer.MAX_VALUE }) {
+			DecoderOutcome expected = decode(stock, type, true, body, mediaType, chunkSize);
+			DecoderOutcome actual = decode(fastpath, type, true, body, mediaType, chunkSize);
+			String as = description + ", chunks of " + chunkSize + ": stock " + expected + ", Fastpath " + actual;
+			assertThat(expected.differenceFrom(actual)).as(as).isNull();
+			assertThat(isPrefix(expected.values(), actual.values())).as(as + ": starts with stock's values").isTrue();
+			assertThat(isPrefix(actual.values(), bodyValues)).as(as + ": values of the body").isTrue();
+			if (expected.failed()) {
+				assertThat(expected.error()).as(as).isInstanceOf(DecodingException.class);
+				failures++;
+			}
+		}
+		return failures;
+	}
+
+	private static boolean isPrefix(List<Object> prefix, List<Object> values) {
+		return prefix.size() <= values.size() && prefix.equals(values.subList(0, prefix.size()));
+	}
+
+	private static long countTokens(String body) {
+		long count = 0;
+		try (JsonParser parser = JsonMapper.builder().build().createParser(body)) {
+			while (parser.nextToken() != null) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	private static JsonMapper mapper(StreamReadConstraints constraints) {
+		return JsonMapper.builder(JsonFactory.builder().streamReadConstraints(constraints).build()).build();
+	}
+
+	private DecoderOutcome decode(Decoder<?> decoder, ResolvableType type, boolean flux, String body,
+			MediaType mediaType, int chunkSize) {
+		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		List<byte[]> chunks = new ArrayList<>();
+		for (int from = 0; from < bytes.length; from += chunkSize) {
+			chunks.add(Arrays.copyOfRange(bytes, from, (int) Math.min(bytes.length, (long) from + chunkSize)));
+		}
+		Flux<DataBuffer> input = Flux.fromIterable(chunks).map(this.factory::bufferOf);
+		return DecoderOutcome.of(() -> flux ? decoder.decode(input, type, mediaType, null)
+				: decoder.decodeToMono(input, type, mediaType, null));
 	}
 
 	private DecoderOutcome decode(Decoder<?> decoder, ResolvableType type,

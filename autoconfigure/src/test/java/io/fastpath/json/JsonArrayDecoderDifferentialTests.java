@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import io.fastpath.json.RandomJson.Damage;
 import io.fastpath.json.RandomJson.Kind;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.TestSeed;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -30,8 +31,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.MappingIterator;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.ResolvableType;
@@ -58,17 +61,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class JsonArrayDecoderDifferentialTests {
 
-	private static final long SEED = seed(System.getProperty("fastpath.seed", "20261130"));
+	private static final long SEED = TestSeed.SEED;
 
 	private static final int CASES = Integer.getInteger("fastpath.cases", 120);
 
 	private static final int DEFAULT_FUZZ_SECONDS = 15;
 
 	private static final int FUZZ_SECONDS = Integer.getInteger("fastpath.fuzz.seconds", DEFAULT_FUZZ_SECONDS);
-
-	private static long seed(String property) {
-		return "random".equals(property) ? new Random().nextLong() : Long.parseLong(property);
-	}
 
 	private static final int DEFAULT_MAX_IN_MEMORY_SIZE = new JacksonJsonDecoder().getMaxInMemorySize();
 
@@ -86,6 +85,9 @@ class JsonArrayDecoderDifferentialTests {
 	private static final Map<String, long[]> outcomesByKind = new ConcurrentHashMap<>();
 
 	private static final Map<String, AtomicLong> causeDifferences = new ConcurrentHashMap<>();
+
+	/** Cases whose outcome was not compared with stock's, or only partly, by reason. */
+	private static final Map<String, AtomicLong> casesNotComparedWithStock = new ConcurrentHashMap<>();
 
 	private static final long startNanos = System.nanoTime();
 
@@ -140,6 +142,8 @@ class JsonArrayDecoderDifferentialTests {
 			.printf("  %-16s stock decoded %5d, stock failed %5d%n", kind, counts[0], counts[1]));
 		causeDifferences.forEach((difference, count) -> System.out
 			.println("  same exception type, different cause: " + difference + " x" + count));
+		casesNotComparedWithStock.forEach((reason, count) -> System.out
+			.printf("  not compared with stock (%s): %d%n", reason, count.get()));
 	}
 
 	@ParameterizedTest(name = "{0} on {1} buffers")
@@ -229,6 +233,75 @@ class JsonArrayDecoderDifferentialTests {
 		assertThat(failures).as("fuzz cases that disagree with stock (seed " + SEED + ")").isEmpty();
 	}
 
+	/**
+	 * Stock's {@code Flux} tokenizer takes an array inside a top-level array apart, so the
+	 * random cases leave such bodies out; there Jackson reading the whole body is the
+	 * oracle: each inner array is one {@code List} element, wherever the body is cut.
+	 */
+	@ParameterizedTest(name = "{0} buffers")
+	@MethodSource("buffers")
+	void fluxOfObjectOverArraysOfArraysEmitsEachInnerArrayAsJacksonReadsTheWholeBody(Buffers buffers) {
+		LeakTrackingDataBufferFactory factory = buffers.create();
+		Subjects subjects = new Subjects();
+		Target target = flux("Flux<Object> of arrays", ResolvableType.forClass(Object.class), Kind.UNTYPED,
+				Shape.ARRAY);
+		long testSeed = mix(SEED + mix(31L * target.name().hashCode() + buffers.ordinal()));
+		int withInnerArrays = 0;
+		for (int i = 0; i < CASES; i++) {
+			Random random = new Random(mix(testSeed + i));
+			RandomJson json = new RandomJson(random).forFlux();
+			Kind[] kinds = { Kind.LONG, Kind.STRING, Kind.DOUBLE, Kind.MAP, Kind.UNTYPED };
+			List<String> arrays = new ArrayList<>();
+			for (int n = random.nextInt(6); n > 0; n--) {
+				arrays.add(json.array(kinds[random.nextInt(kinds.length)]));
+			}
+			byte[] body = ("[" + String.join(",", arrays) + "]").getBytes(StandardCharsets.UTF_8);
+			Case testCase = new Case(target, i, body, json.chunks(body), false, Mode.FLUX, MapperVariant.DEFAULTS,
+					-1, null, "VALID");
+			JacksonReading jackson = readByJackson(testCase);
+			assertThat(jackson.error()).as(testCase.describe(buffers)).isNull();
+			DecoderOutcome actual = run(subjects.fastpath(MapperVariant.DEFAULTS), testCase, testCase.chunks(),
+					factory);
+			assertThat(actual).as("buffers released, " + testCase.describe(buffers)).isNotNull();
+			assertThat(actual.error()).as(testCase.describe(buffers)).isNull();
+			assertThat(DecoderOutcome.difference(jackson.values(), actual.values(), "values"))
+				.as(testCase.describe(buffers) + " " + RandomJson.printable(body))
+				.isNull();
+			if (RandomJson.hasArrayInTopLevelArray(body)) {
+				withInnerArrays++;
+			}
+		}
+		factory.assertNoLeaks();
+		assertThat(withInnerArrays).as("cases with an array in the top-level array").isGreaterThan(CASES / 2);
+	}
+
+	static Stream<Buffers> buffers() {
+		return Stream.of(Buffers.values());
+	}
+
+	/**
+	 * The comparison can see values emitted before an error: an extra value before the
+	 * same kind of error as stock's, which the outcomes alone call equal, is a failure.
+	 */
+	@Test
+	void valuesEmittedBeforeAnErrorAreCompared() {
+		Target target = flux("Flux<Long>", ResolvableType.forClass(Long.class), Kind.LONG, Shape.ARRAY);
+		byte[] body = "[1,2,x]".getBytes(StandardCharsets.UTF_8);
+		Case testCase = new Case(target, 0, body, List.of(body), false, Mode.FLUX, MapperVariant.DEFAULTS, -1, null,
+				"BAD_LITERAL");
+		DecoderOutcome stock = DecoderOutcome.of(() -> Flux.just(1L, 2L).concatWith(Flux.error(new DecodingException("x"))));
+		DecoderOutcome extra = DecoderOutcome
+			.of(() -> Flux.just(1L, 2L, 3L).concatWith(Flux.error(new DecodingException("x"))));
+		DecoderOutcome wrong = DecoderOutcome.of(() -> Flux.just(1L, 3L).concatWith(Flux.error(new DecodingException("x"))));
+		DecoderOutcome fewer = DecoderOutcome.of(() -> Flux.just(1L).concatWith(Flux.error(new DecodingException("x"))));
+		assertThat(stock.differenceFrom(extra)).as("the outcomes alone").isNull();
+		Function<List<byte[]>, @Nullable DecoderOutcome> stockOfOtherChunks = (chunks) -> stock;
+		assertThat(emittedDifference(testCase, stock, extra, stockOfOtherChunks)).contains("neither stock's");
+		assertThat(emittedDifference(testCase, stock, wrong, stockOfOtherChunks)).contains("neither stock's");
+		assertThat(emittedDifference(testCase, stock, fewer, stockOfOtherChunks)).as("a prefix").isNull();
+		assertThat(emittedDifference(testCase, stock, stock, stockOfOtherChunks)).isNull();
+	}
+
 	private @Nullable Case createCase(Target target, Random random, int index, @Nullable Damage forced) {
 		RandomJson json = new RandomJson(random);
 		if (target.flux()) {
@@ -310,38 +383,51 @@ class JsonArrayDecoderDifferentialTests {
 				counts[expected.failed() ? 1 : 0]++;
 			}
 		}
+		String emitted = emittedDifference(testCase, expected, actual,
+				(chunks) -> run(subjects.stock(testCase.mapper()), testCase, chunks, factory));
+		if (emitted != null) {
+			return new Failure(testCase, expected, actual, emitted);
+		}
 		if (testCase.mode() == Mode.FLUX && !(expected.error() instanceof DataBufferLimitException)
 				&& !isStockConsistent(expected, testCase, subjects, factory)) {
 			// Stock's tokenizer answers differently for the same bytes cut differently (a
 			// trailing comma in an object cut after the comma, a byte order mark cut in two,
-			// "1[2]" cut after the "1"): no oracle. Fastpath's behaviour there is Jackson's
-			// on the whole body, which its own tests check.
-			return null;
+			// "1[2]" cut after the "1"): no oracle but Jackson on the whole body, whose
+			// values Fastpath's must start (checked above).
+			return notCompared("stock inconsistent across chunkings", count);
 		}
 		if (expected.failed() && actual.failed() && isStockBug(expected.error())
 				&& actual.error() instanceof CodecException) {
 			// Stock lets a raw exception out (a NumberFormatException for "1e+" at the end of
 			// a stream): it would answer 500 where Fastpath answers 400.
-			return null;
+			return notCompared("stock failed with a raw exception, Fastpath with a codec exception", count);
 		}
-		if (testCase.mode() == Mode.FLUX && isStockBug(expected.error()) && !actual.failed()
-				&& actual.values().equals(readByJackson(testCase))) {
+		if (testCase.mode() == Mode.FLUX && isStockBug(expected.error()) && !actual.failed()) {
 			// Stock's token buffer converts numbers eagerly and lets the failure out raw (a
 			// BigDecimal over Jackson's limits read into a String): Jackson reading the whole
 			// body, the oracle then, converts only what the target needs.
-			return null;
+			JacksonReading jackson = readByJackson(testCase);
+			if (jackson.error() == null && DecoderOutcome.difference(jackson.values(), actual.values(), "values",
+					true) == null) {
+				return notCompared("stock failed with a raw exception, Fastpath read as Jackson", count);
+			}
 		}
 		if (testCase.mode() == Mode.FLUX && !"VALID".equals(testCase.kind()) && isLimitOrDecoding(expected.error())
 				&& isLimitOrDecoding(actual.error())) {
 			// Malformed and over the limit at once: which error shows first depends on how far
 			// each tokenizer looked into the element in progress. Both are client errors.
-			return null;
+			return notCompared("malformed and over the limit: either error", count);
 		}
 		if (testCase.mode() == Mode.FLUX && !"VALID".equals(testCase.kind()) && !expected.failed()
 				&& actual.error() instanceof DecodingException) {
 			// Stock's tokenizer lets some malformed input through ("1." at the end of a
-			// stream reads as 1); Fastpath's parser rejects it, as Jackson does whole bodies.
-			return null;
+			// stream reads as 1); Fastpath's parser rejects it, as Jackson does whole bodies:
+			// only if Jackson does.
+			if (readByJackson(testCase).error() == null) {
+				return new Failure(testCase, expected, actual,
+						"Fastpath failed where stock and Jackson reading the whole body succeed");
+			}
+			return notCompared("stock let malformed input through, Fastpath and Jackson rejected it", count);
 		}
 		String difference = expected.differenceFrom(actual, testCase.mode() == Mode.FLUX);
 		if (difference != null) {
@@ -354,26 +440,94 @@ class JsonArrayDecoderDifferentialTests {
 		return null;
 	}
 
+	private static @Nullable Failure notCompared(String reason, boolean count) {
+		if (count) {
+			casesNotComparedWithStock.computeIfAbsent(reason, (key) -> new AtomicLong()).incrementAndGet();
+		}
+		return null;
+	}
+
 	/**
-	 * The values of a top-level array or of top-level values, as plain Jackson reads them
-	 * from the whole body ({@code null} elements left out, as a {@code Flux} leaves them out).
+	 * What is wrong with the values Fastpath emitted before it failed, or {@code null}:
+	 * they must be a prefix of stock's for these chunks, or of what Jackson reads from the
+	 * whole body; where stock's tokenizer answers for the chunks rather than the bytes
+	 * (a number cut by a chunk before a quote), a prefix of stock's for the body in one
+	 * buffer or a byte at a time: never a value that stock would not emit for these bytes.
 	 */
-	private static List<Object> readByJackson(Case testCase) {
+	private static @Nullable String emittedDifference(Case testCase, DecoderOutcome expected,
+			DecoderOutcome actual, Function<List<byte[]>, @Nullable DecoderOutcome> stock) {
+		if (!actual.failed() || actual.values().isEmpty()) {
+			return null;
+		}
+		List<Object> emitted = actual.values();
+		if (isPrefix(emitted, expected.values())) {
+			// Stock's, or fewer: a chunk that fails is read by one parser, whose values go
+			// with it (stock loses those of a chunk before the one that fails, at times).
+			return null;
+		}
+		JacksonReading jackson = readByJackson(testCase);
+		List<Object> read = jackson.values();
+		if (isPrefix(emitted, read)) {
+			return null;
+		}
+		for (List<byte[]> chunks : List.of(List.of(testCase.body()), Failure.split(testCase.body(), true))) {
+			DecoderOutcome other = stock.apply(chunks);
+			if (other != null && isPrefix(emitted, other.values())) {
+				return null;
+			}
+		}
+		return "emitted " + emitted.size() + " value(s) before failing that are neither stock's (for any chunks: "
+				+ expected.values().size() + ") nor a prefix of Jackson's on the whole body (" + read.size()
+				+ (jackson.error() != null ? " before failing" : "") + "): "
+				+ DecoderOutcome.abbreviate(emitted.toString(), 300);
+	}
+
+	private static boolean isPrefix(List<Object> prefix, List<Object> values) {
+		return prefix.size() <= values.size() && DecoderOutcome.difference(new ArrayList<>(prefix),
+				new ArrayList<>(values.subList(0, prefix.size())), "values", true) == null;
+	}
+
+	/**
+	 * The values of top-level arrays and other top-level values, each read as a root
+	 * value by plain Jackson from the whole body ({@code null} elements left out, as a
+	 * {@code Flux} leaves them out), up to the error it fails with, if any.
+	 */
+	private static JacksonReading readByJackson(Case testCase) {
 		JsonMapper mapper = testCase.mapper().create();
 		List<Object> values = new ArrayList<>();
-		try (MappingIterator<Object> iterator = mapper.readerFor(mapper.constructType(testCase.target().type().getType()))
-			.readValues(testCase.body())) {
-			while (iterator.hasNextValue()) {
-				Object value = iterator.nextValue();
-				if (value != null) {
-					values.add(value);
+		ObjectReader reader = mapper.readerFor(mapper.constructType(testCase.target().type().getType()))
+			.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+		try (JsonParser parser = reader.createParser(testCase.body())) {
+			JsonToken token = parser.nextToken();
+			while (token != null) {
+				if (token == JsonToken.START_ARRAY) {
+					while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+						if (token == null) {
+							return new JacksonReading(values, new IllegalStateException("Unexpected end of input"));
+						}
+						add(values, reader.readValue(parser));
+					}
 				}
+				else {
+					add(values, reader.readValue(parser));
+				}
+				token = parser.nextToken();
 			}
 		}
 		catch (RuntimeException ex) {
-			return List.of(ex);
+			return new JacksonReading(values, ex);
 		}
-		return values;
+		return new JacksonReading(values, null);
+	}
+
+	private static void add(List<Object> values, @Nullable Object value) {
+		if (value != null) {
+			values.add(value);
+		}
+	}
+
+	/** What Jackson read from a whole body: the values, and the error that ended them. */
+	private record JacksonReading(List<Object> values, @Nullable RuntimeException error) {
 	}
 
 	/** Decode the chunks; {@code null} if any input buffer is left unreleased. */
@@ -419,9 +573,7 @@ class JsonArrayDecoderDifferentialTests {
 
 	/** MurmurHash3's finalizer: nearby seeds give unrelated cases. */
 	private static long mix(long value) {
-		long mixed = (value ^ (value >>> 33)) * 0xFF51AFD7ED558CCDL;
-		mixed = (mixed ^ (mixed >>> 33)) * 0xC4CEB9FE1A85EC53L;
-		return mixed ^ (mixed >>> 33);
+		return TestSeed.mix(value);
 	}
 
 	private static Target mono(String name, ResolvableType type, Kind element) {
@@ -611,7 +763,7 @@ class JsonArrayDecoderDifferentialTests {
 			return "  (disagrees only with these chunks)\n";
 		}
 
-		private static List<byte[]> split(byte[] body, boolean byteByByte) {
+		static List<byte[]> split(byte[] body, boolean byteByByte) {
 			if (!byteByByte) {
 				return List.of(body);
 			}

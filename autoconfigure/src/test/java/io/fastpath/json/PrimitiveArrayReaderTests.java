@@ -1,0 +1,85 @@
+package io.fastpath.json;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.Decoder;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What reading a primitive array costs a sender: the array {@link PrimitiveArrayReader}
+ * fills grows with the values it reads, so a body that is all commas cannot make the
+ * server allocate more than it was sent.
+ */
+class PrimitiveArrayReaderTests {
+
+	private static final int BODY_LENGTH = 1 << 20;
+
+	static Stream<Arguments> arrays() {
+		return Stream.of(Arguments.of(long[].class, "1"), Arguments.of(double[].class, "1.5"),
+				Arguments.of(int[].class, "1"), Arguments.of(float[].class, "1.5"),
+				Arguments.of(boolean[].class, "true"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("arrays")
+	void bodyOfCommasAllocatesLessThanItsOwnLength(Class<?> type, String value) {
+		byte[] body = ("[" + value + ",".repeat(BODY_LENGTH) + "]").getBytes(StandardCharsets.US_ASCII);
+		JsonArrayDecoder decoder = new JsonArrayDecoder(JsonMapper.builder().build());
+		// Warm up: the first read loads classes and fills Jackson's buffer pools.
+		decodeFails(decoder, type, body);
+		long allocated = allocatedBytes(() -> decodeFails(decoder, type, body));
+		// Before: an array of one slot per comma, up front (8 MB for a long[]), then Databind.
+		assertThat(allocated).as("bytes allocated reading %d bytes of commas", body.length)
+			.isLessThan(BODY_LENGTH / 4);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("arrays")
+	void arraysOfEveryLengthAroundTheGrowthStepsDecodeLikeStock(Class<?> type, String value) {
+		JsonMapper mapper = JsonMapper.builder().build();
+		JsonArrayDecoder fastpath = new JsonArrayDecoder(mapper);
+		JacksonJsonDecoder stock = new JacksonJsonDecoder(mapper);
+		for (int length = 0; length <= 70; length++) {
+			String json = "[" + String.join(",", Collections.nCopies(length, value)) + "]";
+			byte[] body = json.getBytes(StandardCharsets.US_ASCII);
+			Object expected = decode(stock, type, body);
+			Object actual = decode(fastpath, type, body);
+			assertThat(DecoderOutcome.difference(expected, actual, json)).isNull();
+		}
+	}
+
+	private static void decodeFails(JsonArrayDecoder decoder, Class<?> type, byte[] body) {
+		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> decode(decoder, type, body));
+	}
+
+	private static Object decode(Decoder<Object> decoder, Class<?> type,
+			byte[] body) {
+		DataBuffer buffer = DefaultDataBufferFactory.sharedInstance.wrap(body);
+		return decoder.decode(buffer, ResolvableType.forClass(type), MediaType.APPLICATION_JSON, null);
+	}
+
+	private static long allocatedBytes(Runnable action) {
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
+			.getThreadMXBean();
+		long before = threads.getCurrentThreadAllocatedBytes();
+		action.run();
+		return threads.getCurrentThreadAllocatedBytes() - before;
+	}
+
+}

@@ -2,7 +2,6 @@ package io.fastpath.json;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import org.apache.commons.logging.Log;
@@ -11,7 +10,6 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
-import org.springframework.util.ConcurrentReferenceHashMap;
 
 /**
  * Puts {@link JsonArrayDecoder} in place of the stock Jackson JSON reader: the plain
@@ -20,16 +18,15 @@ import org.springframework.util.ConcurrentReferenceHashMap;
  * {@code JsonArrayDecoder} that decorates the same decoder instance, so the application's
  * mapper, registrations, MIME types and limit are kept. Readers of other JSON libraries
  * (Jackson 2, Gson, Kotlin serialization) are left alone.
+ * <p>Each decoration builds new decoders, whose caches (one reader per type) live as long
+ * as the decorated list that holds them: the decorating configurer and exchange
+ * strategies build their list once and keep it.
  *
  * @author Fastpath
  */
 public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 
 	private static final Log logger = LogFactory.getLog(JsonArrayDecoding.class);
-
-	/** One decoder, with its reader cache, per stock decoder: readers are listed more than once. */
-	private final Map<JacksonJsonDecoder, JsonArrayDecoder> decoders = new ConcurrentReferenceHashMap<>(4,
-			ConcurrentReferenceHashMap.ReferenceType.WEAK);
 
 	@Override
 	public List<HttpMessageReader<?>> decorate(List<HttpMessageReader<?>> readers) {
@@ -39,7 +36,7 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 			if (reader.getClass() == DecoderHttpMessageReader.class
 					&& ((DecoderHttpMessageReader<?>) reader).getDecoder().getClass() == JacksonJsonDecoder.class) {
 				JacksonJsonDecoder stock = (JacksonJsonDecoder) ((DecoderHttpMessageReader<?>) reader).getDecoder();
-				result.add(new DecoderHttpMessageReader<>(this.decoders.computeIfAbsent(stock, JsonArrayDecoder::from)));
+				result.add(new DecoderHttpMessageReader<>(JsonArrayDecoder.from(stock)));
 				replaced = true;
 			}
 			else {

@@ -194,6 +194,14 @@ class FastpathAutoConfigurationTests {
 	}
 
 	@Test
+	void serverCodecConfigurerHandsOutTheSameReadersToEveryRequest() {
+		this.webFluxRunner.run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(configurer.getReaders()).isSameAs(configurer.getReaders());
+		});
+	}
+
+	@Test
 	void jacksonDecoderConfiguredByTheApplicationIsKept() {
 		this.webFluxRunner.withUserConfiguration(CustomJacksonDecoderConfiguration.class).run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);

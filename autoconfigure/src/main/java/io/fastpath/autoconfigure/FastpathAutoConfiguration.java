@@ -71,8 +71,8 @@ public final class FastpathAutoConfiguration {
 		@Bean
 		@Order(JSON_ORDER)
 		@ConditionalOnMissingBean
-		JsonArrayDecoding fastpathJsonArrayDecoding() {
-			return new JsonArrayDecoding();
+		JsonArrayDecoding fastpathJsonArrayDecoding(FastpathProperties properties) {
+			return new JsonArrayDecoding(properties.getJson().isOptimizeCreators());
 		}
 
 	}

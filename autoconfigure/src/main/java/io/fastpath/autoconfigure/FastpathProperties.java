@@ -76,12 +76,34 @@ public class FastpathProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * Whether JSON values are read with a twin of each application mapper that adds
+		 * Jackson's Blackbird module (jackson-module-blackbird, brought by the starter), so
+		 * that records, @JsonCreator constructors and factories, and setters are called
+		 * through generated lambdas rather than reflection. The twin is rebuilt from the
+		 * application's mapper (same modules, features, constraints, views) and used for
+		 * reading request and WebClient response bodies only: the application's JsonMapper
+		 * bean, writing and application code keep the mapper as configured. Each type pays
+		 * a one-time cost on its first read, while Blackbird generates its accessors. Off
+		 * in a native image; a mapper that already has Blackbird or Afterburner, or to
+		 * which Blackbird cannot be added, is read with as it is, and the log says so.
+		 */
+		private boolean optimizeCreators = true;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isOptimizeCreators() {
+			return this.optimizeCreators;
+		}
+
+		public void setOptimizeCreators(boolean optimizeCreators) {
+			this.optimizeCreators = optimizeCreators;
 		}
 
 	}

@@ -1,7 +1,13 @@
 package io.fastpath.codec;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.codec.Decoder;
+import org.springframework.core.codec.Encoder;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.codec.ServerCodecConfigurer;
@@ -13,6 +19,17 @@ import org.springframework.util.Assert;
  * configurer for readers (annotated controllers, functional endpoints,
  * {@code ServerWebExchange#getFormData()}) then sees the decorated list, while all
  * configuration still goes to, and is kept by, the delegate.
+ * <p>The decorated readers are built once and the same unmodifiable list is handed out
+ * until the configuration changes. {@code ServerWebExchange#getFormData()} asks for the
+ * readers on every form request, and the stock configurer rebuilds its list (and applies
+ * its default configuration to custom codecs again) on every call: with this configurer,
+ * a form request builds no reader at all. A configuration change is seen when it is made
+ * through this configurer: every call on {@link #defaultCodecs()},
+ * {@link #customCodecs()} or {@link #registerDefaults(boolean)} makes the next
+ * {@link #getReaders()} ask the delegate again. Not seen are changes made on the
+ * {@linkplain #getDelegate() delegate} directly (or through codec configuration objects
+ * taken from it) after readers were handed out; changes made to reader or decoder
+ * instances themselves are seen, since the list holds those instances.
  * <p>Plain Spring WebFlux applications can expose one as their {@code ServerCodecConfigurer}
  * bean; Spring Boot applications get it from Fastpath's auto-configuration.
  *
@@ -23,6 +40,15 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 	private final ServerCodecConfigurer delegate;
 
 	private final List<? extends HttpMessageReaderDecorator> decorators;
+
+	private final ServerDefaultCodecs defaultCodecs;
+
+	private final CustomCodecs customCodecs;
+
+	/** Counts the configuration calls made through this configurer. */
+	private final AtomicInteger configurationChanges = new AtomicInteger();
+
+	private volatile @Nullable DecoratedReaders readers;
 
 	/**
 	 * Decorate the given configurer.
@@ -35,26 +61,39 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 		Assert.notNull(decorators, "'decorators' must not be null");
 		this.delegate = delegate;
 		this.decorators = List.copyOf(decorators);
+		this.defaultCodecs = new ChangeTrackingDefaultCodecs(delegate.defaultCodecs());
+		this.customCodecs = new ChangeTrackingCustomCodecs(delegate.customCodecs());
 	}
 
 	@Override
 	public ServerDefaultCodecs defaultCodecs() {
-		return this.delegate.defaultCodecs();
+		return this.defaultCodecs;
 	}
 
 	@Override
 	public CustomCodecs customCodecs() {
-		return this.delegate.customCodecs();
+		return this.customCodecs;
 	}
 
 	@Override
 	public void registerDefaults(boolean registerDefaults) {
 		this.delegate.registerDefaults(registerDefaults);
+		configurationChanged();
 	}
 
 	@Override
 	public List<HttpMessageReader<?>> getReaders() {
-		return HttpMessageReaderDecorator.decorateAll(this.delegate.getReaders(), this.decorators);
+		// Read the count before the delegate's readers: a change made while they are built
+		// leaves a list stamped with the count before it, built again on the next call.
+		int changes = this.configurationChanges.get();
+		DecoratedReaders cached = this.readers;
+		if (cached != null && cached.configurationChanges() == changes) {
+			return cached.readers();
+		}
+		List<HttpMessageReader<?>> readers = List
+			.copyOf(HttpMessageReaderDecorator.decorateAll(this.delegate.getReaders(), this.decorators));
+		this.readers = new DecoratedReaders(changes, readers);
+		return readers;
 	}
 
 	@Override
@@ -68,11 +107,252 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 	}
 
 	/**
-	 * Return the configurer that holds the configuration.
+	 * Return the configurer that holds the configuration. Configure it through this
+	 * configurer instead: changes made on the delegate directly are not seen once readers
+	 * have been handed out.
 	 * @return the delegate
 	 */
 	public ServerCodecConfigurer getDelegate() {
 		return this.delegate;
+	}
+
+	/** Called after a configuration call has been passed to the delegate. */
+	private void configurationChanged() {
+		this.configurationChanges.incrementAndGet();
+	}
+
+	private record DecoratedReaders(int configurationChanges, List<HttpMessageReader<?>> readers) {
+	}
+
+	/**
+	 * The delegate's default codecs, through which every call counts as a configuration
+	 * change, encoders included: stock rebuilds its readers on several of them.
+	 */
+	private final class ChangeTrackingDefaultCodecs implements ServerDefaultCodecs {
+
+		private final ServerDefaultCodecs codecs;
+
+		ChangeTrackingDefaultCodecs(ServerDefaultCodecs codecs) {
+			this.codecs = codecs;
+		}
+
+		@Override
+		public void jacksonJsonDecoder(Decoder<?> decoder) {
+			this.codecs.jacksonJsonDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		@Deprecated(forRemoval = true)
+		@SuppressWarnings("removal")
+		public void jackson2JsonDecoder(Decoder<?> decoder) {
+			this.codecs.jackson2JsonDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jacksonJsonEncoder(Encoder<?> encoder) {
+			this.codecs.jacksonJsonEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		@Deprecated(forRemoval = true)
+		@SuppressWarnings("removal")
+		public void jackson2JsonEncoder(Encoder<?> encoder) {
+			this.codecs.jackson2JsonEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void gsonDecoder(Decoder<?> decoder) {
+			this.codecs.gsonDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void gsonEncoder(Encoder<?> encoder) {
+			this.codecs.gsonEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jacksonSmileDecoder(Decoder<?> decoder) {
+			this.codecs.jacksonSmileDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		@Deprecated(forRemoval = true)
+		@SuppressWarnings("removal")
+		public void jackson2SmileDecoder(Decoder<?> decoder) {
+			this.codecs.jackson2SmileDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jacksonSmileEncoder(Encoder<?> encoder) {
+			this.codecs.jacksonSmileEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		@Deprecated(forRemoval = true)
+		@SuppressWarnings("removal")
+		public void jackson2SmileEncoder(Encoder<?> encoder) {
+			this.codecs.jackson2SmileEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jacksonCborDecoder(Decoder<?> decoder) {
+			this.codecs.jacksonCborDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jacksonCborEncoder(Encoder<?> encoder) {
+			this.codecs.jacksonCborEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jacksonXmlDecoder(Decoder<?> decoder) {
+			this.codecs.jacksonXmlDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jacksonXmlEncoder(Encoder<?> encoder) {
+			this.codecs.jacksonXmlEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void protobufDecoder(Decoder<?> decoder) {
+			this.codecs.protobufDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void protobufEncoder(Encoder<?> encoder) {
+			this.codecs.protobufEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jaxb2Decoder(Decoder<?> decoder) {
+			this.codecs.jaxb2Decoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void jaxb2Encoder(Encoder<?> encoder) {
+			this.codecs.jaxb2Encoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void kotlinSerializationCborDecoder(Decoder<?> decoder) {
+			this.codecs.kotlinSerializationCborDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void kotlinSerializationCborEncoder(Encoder<?> encoder) {
+			this.codecs.kotlinSerializationCborEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void kotlinSerializationJsonDecoder(Decoder<?> decoder) {
+			this.codecs.kotlinSerializationJsonDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void kotlinSerializationJsonEncoder(Encoder<?> encoder) {
+			this.codecs.kotlinSerializationJsonEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void kotlinSerializationProtobufDecoder(Decoder<?> decoder) {
+			this.codecs.kotlinSerializationProtobufDecoder(decoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void kotlinSerializationProtobufEncoder(Encoder<?> encoder) {
+			this.codecs.kotlinSerializationProtobufEncoder(encoder);
+			configurationChanged();
+		}
+
+		@Override
+		public void configureDefaultCodec(Consumer<Object> codecConsumer) {
+			this.codecs.configureDefaultCodec(codecConsumer);
+			configurationChanged();
+		}
+
+		@Override
+		public void maxInMemorySize(int byteCount) {
+			this.codecs.maxInMemorySize(byteCount);
+			configurationChanged();
+		}
+
+		@Override
+		public void enableLoggingRequestDetails(boolean enable) {
+			this.codecs.enableLoggingRequestDetails(enable);
+			configurationChanged();
+		}
+
+		@Override
+		public MultipartCodecs multipartCodecs() {
+			// Multipart codecs are writers (the parts of a multipart request a client sends).
+			return this.codecs.multipartCodecs();
+		}
+
+		@Override
+		public void multipartReader(HttpMessageReader<?> reader) {
+			this.codecs.multipartReader(reader);
+			configurationChanged();
+		}
+
+		@Override
+		public void serverSentEventEncoder(Encoder<?> encoder) {
+			this.codecs.serverSentEventEncoder(encoder);
+			configurationChanged();
+		}
+
+	}
+
+	/** The delegate's custom codecs, through which every registration counts as a change. */
+	private final class ChangeTrackingCustomCodecs implements CustomCodecs {
+
+		private final CustomCodecs codecs;
+
+		ChangeTrackingCustomCodecs(CustomCodecs codecs) {
+			this.codecs = codecs;
+		}
+
+		@Override
+		public void register(Object codec) {
+			this.codecs.register(codec);
+			configurationChanged();
+		}
+
+		@Override
+		public void registerWithDefaultConfig(Object codec) {
+			this.codecs.registerWithDefaultConfig(codec);
+			configurationChanged();
+		}
+
+		@Override
+		public void registerWithDefaultConfig(Object codec, Consumer<DefaultCodecConfig> configConsumer) {
+			this.codecs.registerWithDefaultConfig(codec, configConsumer);
+			configurationChanged();
+		}
+
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
@@ -107,6 +108,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 	private final JacksonJsonDecoder stock;
 
+	/** The mapper to read with for each mapper the stock decoder selects. */
+	private final UnaryOperator<JsonMapper> readingMappers;
+
 	private final ConcurrentMap<ReaderKey, ReadPlan> plans = new ConcurrentReferenceHashMap<>();
 
 	/**
@@ -114,11 +118,12 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * @param mapper the mapper to read values with
 	 */
 	public JsonArrayDecoder(JsonMapper mapper) {
-		this(new JacksonJsonDecoder(mapper));
+		this(new JacksonJsonDecoder(mapper), UnaryOperator.identity());
 	}
 
-	private JsonArrayDecoder(JacksonJsonDecoder stock) {
+	private JsonArrayDecoder(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers) {
 		this.stock = stock;
+		this.readingMappers = readingMappers;
 	}
 
 	/**
@@ -129,8 +134,13 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * @return the decoder
 	 */
 	public static JsonArrayDecoder from(JacksonJsonDecoder stock) {
+		return from(stock, UnaryOperator.identity());
+	}
+
+	/** A decoder that reads values with the given mappers in place of the stock decoder's. */
+	static JsonArrayDecoder from(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers) {
 		Assert.notNull(stock, "'stock' must not be null");
-		return new JsonArrayDecoder(stock);
+		return new JsonArrayDecoder(stock, readingMappers);
 	}
 
 	/**
@@ -362,14 +372,13 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		ReaderKey key = new ReaderKey(mapper, type.getType(), contextClass, view, stream);
 		ReadPlan plan = this.plans.get(key);
 		if (plan == null) {
-			plan = createPlan(key, type);
+			plan = createPlan(key, this.readingMappers.apply(key.mapper()), type);
 			this.plans.putIfAbsent(key, plan);
 		}
 		return plan;
 	}
 
-	private static ReadPlan createPlan(ReaderKey key, ResolvableType type) {
-		JsonMapper mapper = key.mapper();
+	private static ReadPlan createPlan(ReaderKey key, JsonMapper mapper, ResolvableType type) {
 		JavaType javaType = mapper.constructType(GenericTypeResolver.resolveType(key.type(), key.contextClass()));
 		ObjectReader reader = (key.view() != null) ? mapper.readerWithView(key.view()).forType(javaType)
 				: mapper.readerFor(javaType);

@@ -2,16 +2,18 @@ package io.fastpath.json;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.core.NativeDetector;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
-import org.springframework.util.ConcurrentReferenceHashMap;
+import org.springframework.util.ClassUtils;
 
 /**
  * Puts {@link JsonArrayDecoder} in place of the stock Jackson JSON reader: the plain
@@ -20,6 +22,15 @@ import org.springframework.util.ConcurrentReferenceHashMap;
  * {@code JsonArrayDecoder} that decorates the same decoder instance, so the application's
  * mapper, registrations, MIME types and limit are kept. Readers of other JSON libraries
  * (Jackson 2, Gson, Kotlin serialization) are left alone.
+ * <p>Each decoration builds new decoders, whose caches (one reader per type) live as long
+ * as the decorated list that holds them: the decorating configurer and exchange
+ * strategies build their list once and keep it.
+ * <p>With creator optimization on (the default), values are read with a twin of each
+ * application mapper that adds Jackson's Blackbird module, when Blackbird is on the class
+ * path and the application does not run in a native image (Blackbird generates classes at
+ * run time). Records and {@code @JsonCreator}s are then built without reflection. The
+ * application's mapper itself is left as configured, for writing and for application
+ * code. Twins are shared by every decoder this decoration builds, server and client.
  *
  * @author Fastpath
  */
@@ -27,9 +38,48 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 
 	private static final Log logger = LogFactory.getLog(JsonArrayDecoding.class);
 
-	/** One decoder, with its reader cache, per stock decoder: readers are listed more than once. */
-	private final Map<JacksonJsonDecoder, JsonArrayDecoder> decoders = new ConcurrentReferenceHashMap<>(4,
-			ConcurrentReferenceHashMap.ReferenceType.WEAK);
+	private static final boolean blackbirdPresent = ClassUtils
+		.isPresent("tools.jackson.module.blackbird.BlackbirdModule", JsonArrayDecoding.class.getClassLoader());
+
+	private final UnaryOperator<JsonMapper> readingMappers;
+
+	/**
+	 * Create a decoration that optimizes creators where it can.
+	 */
+	public JsonArrayDecoding() {
+		this(true);
+	}
+
+	/**
+	 * Create a decoration.
+	 * @param optimizeCreators whether to read with twins of the application's mappers that
+	 * add Jackson's Blackbird module, where it is on the class path and outside a native
+	 * image
+	 */
+	public JsonArrayDecoding(boolean optimizeCreators) {
+		this.readingMappers = readingMappers(optimizeCreators);
+	}
+
+	private static UnaryOperator<JsonMapper> readingMappers(boolean optimizeCreators) {
+		if (!optimizeCreators || NativeDetector.inNativeImage()) {
+			return UnaryOperator.identity();
+		}
+		if (!blackbirdPresent) {
+			logger.info("Creators are not optimized: jackson-module-blackbird is not on the class path "
+					+ "(the Fastpath starter brings it)");
+			return UnaryOperator.identity();
+		}
+		return new BlackbirdTwins();
+	}
+
+	/**
+	 * Whether the decoders this decoration builds read with twins of the application's
+	 * mappers that add Blackbird.
+	 * @return whether creators are optimized
+	 */
+	public boolean optimizesCreators() {
+		return this.readingMappers instanceof BlackbirdTwins;
+	}
 
 	@Override
 	public List<HttpMessageReader<?>> decorate(List<HttpMessageReader<?>> readers) {
@@ -39,7 +89,7 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 			if (reader.getClass() == DecoderHttpMessageReader.class
 					&& ((DecoderHttpMessageReader<?>) reader).getDecoder().getClass() == JacksonJsonDecoder.class) {
 				JacksonJsonDecoder stock = (JacksonJsonDecoder) ((DecoderHttpMessageReader<?>) reader).getDecoder();
-				result.add(new DecoderHttpMessageReader<>(this.decoders.computeIfAbsent(stock, JsonArrayDecoder::from)));
+				result.add(new DecoderHttpMessageReader<>(JsonArrayDecoder.from(stock, this.readingMappers)));
 				replaced = true;
 			}
 			else {

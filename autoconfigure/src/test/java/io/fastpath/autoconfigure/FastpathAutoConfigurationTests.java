@@ -2,7 +2,10 @@ package io.fastpath.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fastpath.buffer.AggregatingHttpMessageReader;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.module.blackbird.BlackbirdModule;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.codec.CodecCustomizer;
@@ -25,9 +29,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Decoder;
 import org.springframework.core.codec.StringDecoder;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -41,6 +47,7 @@ import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,7 +59,7 @@ class FastpathAutoConfigurationTests {
 
 	private static final AutoConfigurations fastpath = AutoConfigurations.of(FastpathAutoConfiguration.class,
 			FastpathWebFluxAutoConfiguration.class, FastpathWebClientAutoConfiguration.class,
-			FastpathFormArgumentsAutoConfiguration.class);
+			FastpathFormArgumentsAutoConfiguration.class, FastpathJacksonAutoConfiguration.class);
 
 	private final ReactiveWebApplicationContextRunner contextRunner = new ReactiveWebApplicationContextRunner()
 		.withConfiguration(fastpath);
@@ -196,6 +203,14 @@ class FastpathAutoConfigurationTests {
 	}
 
 	@Test
+	void serverCodecConfigurerHandsOutTheSameReadersToEveryRequest() {
+		this.webFluxRunner.run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(configurer.getReaders()).isSameAs(configurer.getReaders());
+		});
+	}
+
+	@Test
 	void jacksonDecoderConfiguredByTheApplicationIsKept() {
 		this.webFluxRunner.withUserConfiguration(CustomJacksonDecoderConfiguration.class).run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
@@ -266,6 +281,101 @@ class FastpathAutoConfigurationTests {
 			Mono<String> body = client.get().uri("http://localhost/").retrieve().bodyToMono(String.class);
 			assertThat(failureOf(body)).isInstanceOf(DataBufferLimitException.class);
 		});
+	}
+
+	@Test
+	void creatorsAreOptimizedByDefault() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(JsonArrayDecoding.class).optimizesCreators())
+			.isTrue());
+	}
+
+	@Test
+	void creatorOptimizationIsSwitchedOffByItsProperty() {
+		this.contextRunner.withPropertyValues("fastpath.json.optimize-creators=false")
+			.run((context) -> assertThat(context.getBean(JsonArrayDecoding.class).optimizesCreators()).isFalse());
+	}
+
+	@Test
+	void serverAndWebClientReadRecordsThroughBlackbirdWhileTheApplicationsMapperIsLeftAlone() {
+		this.webFluxRunner.run((context) -> {
+			JsonMapper mapper = context.getBean(JsonMapper.class);
+			assertThat(mapper.registeredModules()).noneMatch(BlackbirdModule.class::isInstance);
+			assertThat(readThroughWebClient(context)).isEqualTo(new Probe("n", true));
+			assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", true));
+			assertThat(mapper.readValue("{\"name\":\"n\"}", Probe.class)).isEqualTo(new Probe("n", false));
+		});
+	}
+
+	@Test
+	void serverAndWebClientReadRecordsWithTheApplicationsMapperWhenCreatorOptimizationIsOff() {
+		this.webFluxRunner.withPropertyValues("fastpath.json.optimize-creators=false").run((context) -> {
+			assertThat(readThroughWebClient(context)).isEqualTo(new Probe("n", false));
+			assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", false));
+		});
+	}
+
+	@Test
+	void applicationsMapperKeepsOutBlackbirdFoundOnTheClassPathEvenWhenFastpathIsDisabled() {
+		this.webFluxRunner.withPropertyValues("fastpath.enabled=false")
+			.run((context) -> assertThat(context.getBean(JsonMapper.class).registeredModules())
+				.noneMatch(BlackbirdModule.class::isInstance));
+	}
+
+	@Test
+	void applicationsMapperKeepsBlackbirdDeclaredAsABean() {
+		this.webFluxRunner.withBean(BlackbirdModule.class, BlackbirdModule::new).run((context) -> {
+			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
+			assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", true));
+		});
+	}
+
+	@Test
+	void applicationsMapperGetsBlackbirdFoundOnTheClassPathWithoutFastpathsJacksonAutoConfiguration() {
+		// What the customizer prevents: Boot's find-and-add-modules registers it.
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class))
+			.run((context) -> assertThat(context.getBean(JsonMapper.class).registeredModules())
+				.anyMatch(BlackbirdModule.class::isInstance));
+	}
+
+	private static Probe readThroughWebClient(ApplicationContext context) {
+		WebClient client = context.getBean(WebClient.Builder.class).clientConnector(jsonResponse("{\"name\":\"n\"}")).build();
+		return client.get().uri("http://localhost/").retrieve().bodyToMono(Probe.class).block();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Probe readThroughServerReaders(ApplicationContext context) {
+		ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+		ResolvableType type = ResolvableType.forClass(Probe.class);
+		HttpMessageReader<Probe> reader = (HttpMessageReader<Probe>) configurer.getReaders()
+			.stream()
+			.filter((candidate) -> candidate.canRead(type, MediaType.APPLICATION_JSON))
+			.findFirst()
+			.orElseThrow();
+		MockServerHttpRequest request = MockServerHttpRequest.post("/")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"name\":\"n\"}");
+		return reader.readMono(type, request, Map.of()).block();
+	}
+
+	private static ClientHttpConnector jsonResponse(String json) {
+		return (method, uri, requestCallback) -> {
+			MockClientHttpResponse response = new MockClientHttpResponse(HttpStatus.OK);
+			response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
+			response.setBody(json);
+			return Mono.just(response);
+		};
+	}
+
+	/** Remembers whether Blackbird's generated code called its constructor. */
+	record Probe(String name, boolean throughBlackbird) {
+
+		@JsonCreator
+		Probe(@JsonProperty("name") String name) {
+			this(name, StackWalker.getInstance()
+				.walk((frames) -> frames.anyMatch((frame) -> frame.getClassName().startsWith("tools.jackson.module.blackbird"))));
+		}
+
 	}
 
 	@Test

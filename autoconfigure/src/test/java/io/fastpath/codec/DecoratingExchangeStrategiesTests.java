@@ -1,6 +1,7 @@
 package io.fastpath.codec;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,34 @@ class DecoratingExchangeStrategiesTests {
 		ExchangeStrategies decorating = new DecoratingExchangeStrategies(delegate, List.of(prependMarker));
 		assertThat(decorating.messageReaders()).startsWith(marker).hasSize(delegate.messageReaders().size() + 1);
 		assertThat(decorating.messageWriters()).isEqualTo(delegate.messageWriters());
+	}
+
+	@Test
+	void handsOutTheSameReadersDecoratedOnce() {
+		AtomicInteger decorations = new AtomicInteger();
+		HttpMessageReaderDecorator counting = (readers) -> {
+			decorations.incrementAndGet();
+			return readers;
+		};
+		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.withDefaults(),
+				List.of(counting));
+		List<HttpMessageReader<?>> first = decorating.messageReaders();
+		for (int i = 0; i < 10; i++) {
+			assertThat(decorating.messageReaders()).isSameAs(first);
+		}
+		assertThat(decorations).hasValue(1);
+	}
+
+	@Test
+	void strategiesMutatedAfterTheirReadersWereHandedOutGiveTheNewReaders() {
+		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.withDefaults(),
+				List.of(prependMarker));
+		List<HttpMessageReader<?>> before = decorating.messageReaders();
+		ExchangeStrategies mutated = decorating.mutate()
+			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(4321))
+			.build();
+		assertThat(mutated.messageReaders()).isNotSameAs(before);
+		assertThat(decorating.messageReaders()).isSameAs(before);
 	}
 
 	@Test

@@ -676,8 +676,7 @@ class JsonArrayDecoderDifferentialTests {
 	}
 
 	/**
-	 * A stock and a Fastpath decoder for each mapper variant, made when first needed:
-	 * Fastpath's made with its constructor for Jackson's defaults, else from a stock one.
+	 * A stock and a Fastpath decoder for each mapper variant, made when first needed.
 	 */
 	private static final class Subjects {
 
@@ -694,8 +693,9 @@ class JsonArrayDecoderDifferentialTests {
 
 		Subject fastpath(MapperVariant variant) {
 			return this.fastpath.computeIfAbsent(variant, (key) -> {
-				JsonArrayDecoder decoder = (key == MapperVariant.DEFAULTS) ? new JsonArrayDecoder(key.create())
-						: JsonArrayDecoder.from(new JacksonJsonDecoder(key.create()));
+				// Creator optimization on, as by default; off, Fastpath reads with the mapper as it is.
+				JsonArrayDecoder decoder = JsonArrayDecoder.from(new JacksonJsonDecoder(key.create()),
+						new BlackbirdTwins());
 				return new Subject(decoder, decoder::setMaxInMemorySize);
 			});
 		}

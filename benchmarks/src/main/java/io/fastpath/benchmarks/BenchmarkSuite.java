@@ -118,16 +118,21 @@ public final class BenchmarkSuite {
 
 	/**
 	 * Every combination of the class's parameters: the values given with {@code -p}, or
-	 * those of its {@code @Param} annotations.
+	 * those of its {@code @Param} annotations. A class whose full cross product would
+	 * measure the same thing many times, or overrun the suite's time, declares
+	 * {@code static boolean inSuite(Map<String, String>)}, which chooses among the
+	 * combinations of its {@code @Param} values; values given with {@code -p} all run.
 	 */
 	private static List<Map<String, String>> combinations(Class<?> benchmark, CommandLineOptions commandLine) {
 		List<Map<String, String>> combinations = new ArrayList<>();
 		combinations.add(new TreeMap<>());
+		boolean chosen = false;
 		for (Field field : benchmark.getDeclaredFields()) {
 			Param param = field.getAnnotation(Param.class);
 			if (param == null) {
 				continue;
 			}
+			chosen |= commandLine.getParameter(field.getName()).hasValue();
 			Collection<String> values = commandLine.getParameter(field.getName()).orElse(List.of(param.value()));
 			List<Map<String, String>> extended = new ArrayList<>();
 			for (Map<String, String> combination : combinations) {
@@ -139,7 +144,33 @@ public final class BenchmarkSuite {
 			}
 			combinations = extended;
 		}
-		return combinations;
+		Method inSuite = inSuite(benchmark);
+		if (inSuite == null || chosen) {
+			return combinations;
+		}
+		List<Map<String, String>> suite = new ArrayList<>();
+		for (Map<String, String> combination : combinations) {
+			try {
+				if ((boolean) inSuite.invoke(null, combination)) {
+					suite.add(combination);
+				}
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new IllegalStateException("Cannot ask " + benchmark.getName() + " for its suite", ex);
+			}
+		}
+		return suite;
+	}
+
+	private static @Nullable Method inSuite(Class<?> benchmark) {
+		try {
+			Method method = benchmark.getDeclaredMethod("inSuite", Map.class);
+			method.setAccessible(true);
+			return method;
+		}
+		catch (NoSuchMethodException ex) {
+			return null;
+		}
 	}
 
 	static String table(Collection<RunResult> results) {

@@ -12,13 +12,19 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
  */
 final class BufferFactories {
 
+	/** Heap buffers, as Servlet and Jetty adapters and tests hand out. */
+	static final String HEAP = "heap";
+
+	/** Netty's pooled direct buffers, as Reactor Netty hands out. */
+	static final String NETTY_DIRECT = "netty-direct";
+
 	private BufferFactories() {
 	}
 
 	static DataBufferFactory named(String name) {
 		return switch (name) {
-			case "default" -> DefaultDataBufferFactory.sharedInstance;
-			case "netty" -> new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+			case HEAP -> DefaultDataBufferFactory.sharedInstance;
+			case NETTY_DIRECT -> new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
 			default -> throw new IllegalArgumentException("Unknown buffer factory " + name);
 		};
 	}

@@ -29,7 +29,7 @@ import org.springframework.core.io.buffer.PooledDataBuffer;
 @Measurement(iterations = 8, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class DataBufferJoinBenchmark {
 
-	@Param({ "default", "netty" })
+	@Param({ BufferFactories.HEAP, BufferFactories.NETTY_DIRECT })
 	public String factory;
 
 	@Param({ "1", "5" })

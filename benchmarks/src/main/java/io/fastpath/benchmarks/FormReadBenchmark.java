@@ -17,11 +17,10 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import reactor.core.publisher.Flux;
 
 import org.springframework.core.ResolvableType;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.FormHttpMessageReader;
@@ -30,8 +29,9 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * A form body read as {@code ServerWebExchange.getFormData()} reads it, from one heap
- * buffer: the stock {@link FormHttpMessageReader} against Fastpath's lazy reader, then
+ * A form body read as {@code ServerWebExchange.getFormData()} reads it, from one buffer on
+ * heap or, as Reactor Netty hands it, a Netty pooled direct buffer ({@code factory}, see
+ * {@link BodyBuffers}): the stock {@link FormHttpMessageReader} against Fastpath's lazy reader, then
  * <ul>
  * <li>{@code read2}: two fields read by name (one percent-encoded, one plain);</li>
  * <li>{@code map}: the whole multi-value map used;</li>
@@ -56,6 +56,9 @@ public class FormReadBenchmark {
 	@Param({ "read2", "map", "merged" })
 	public String use;
 
+	@Param({ BufferFactories.HEAP, BufferFactories.NETTY_DIRECT })
+	public String factory;
+
 	private final FormHttpMessageReader stockReader = new FormHttpMessageReader();
 
 	private final LazyFormHttpMessageReader fastpathReader = new LazyFormHttpMessageReader(new FormHttpMessageReader(),
@@ -69,7 +72,7 @@ public class FormReadBenchmark {
 		.build()
 		.getQueryParams();
 
-	private byte[] body;
+	private BodyBuffers body;
 
 	private BenchmarkServerRequest request;
 
@@ -78,6 +81,16 @@ public class FormReadBenchmark {
 	private String plainName;
 
 	private final ValueSink<MultiValueMap<String, String>> sink = new ValueSink<>();
+
+	/**
+	 * The combinations the suite runs: all on heap, and on Netty direct buffers those
+	 * that read fields rather than the whole map, to keep the suite within its time.
+	 * @param parameters one combination of the parameters
+	 * @return whether the suite runs it
+	 */
+	static boolean inSuite(Map<String, String> parameters) {
+		return parameters.get("factory").equals(BufferFactories.HEAP) || !parameters.get("use").equals("map");
+	}
 
 	@Setup
 	public void setUp() {
@@ -95,9 +108,10 @@ public class FormReadBenchmark {
 			this.encodedName = "field30";
 			this.plainName = "field41";
 		}
-		this.body = form.toString().getBytes(StandardCharsets.UTF_8);
+		byte[] body = form.toString().getBytes(StandardCharsets.UTF_8);
+		this.body = BodyBuffers.of(this.factory, body, 1);
 		this.headers.setContentType(MediaType.APPLICATION_FORM_URLENCODED);
-		this.headers.setContentLength(this.body.length);
+		this.headers.setContentLength(body.length);
 		this.request = new BenchmarkServerRequest(this.uri, this.headers);
 	}
 
@@ -132,7 +146,12 @@ public class FormReadBenchmark {
 	}
 
 	private BenchmarkServerRequest request() {
-		return this.request.withBody(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(this.body)));
+		return this.request.withBody(this.body.flux());
+	}
+
+	@TearDown
+	public void tearDown() {
+		this.body.release();
 	}
 
 	/** A field the benchmark's forms always have: its length, failing loudly if it went missing. */

@@ -1,6 +1,7 @@
 package io.fastpath.benchmarks;
 
 import java.lang.reflect.Array;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import io.fastpath.json.JsonArrayDecoder;
+import io.fastpath.json.JsonArrayDecoding;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -21,6 +23,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Flux;
 import tools.jackson.databind.ObjectReader;
@@ -29,21 +32,27 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Decoder;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.DecoderHttpMessageReader;
+import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 
 /**
  * A whole JSON array body decoded, as {@code bodyToMono(List)}, {@code bodyToMono(long[])}
- * or {@code bodyToFlux(Pojo)} do: the stock {@code JacksonJsonDecoder} against
- * {@code JsonArrayDecoder}, with plain Jackson reading the same array from one
- * {@code byte[]} as the reference. The body arrives as heap buffers, split into
- * {@code buffers} roughly equal slices that are wrapped, not copied, for each operation.
- * <p>{@code Pojo} is a record, as Boot applications often write them. Jackson 3 creates
- * records through their constructor, which costs more per element than a bean's setters,
- * for the three methods alike: {@code -p target=fluxBean} runs {@code fluxPojo} with the
- * same fields in a {@link Bean} instead (not part of the suite, to keep it within its
- * time).
+ * or {@code bodyToFlux(T)} do: the stock {@code JacksonJsonDecoder} against
+ * {@code JsonArrayDecoder} (built by {@code JsonArrayDecoding}, as the auto-configuration
+ * builds it), with plain Jackson reading the same array from one {@code byte[]} on the
+ * application's mapper as the reference. The body arrives in {@code buffers} roughly equal
+ * slices, on heap or, as Reactor Netty hands them, in Netty pooled direct buffers
+ * ({@code factory}, see {@link BodyBuffers}).
+ * <p>{@code monoList} and {@code flux} read {@code element}s: a flat {@code record}
+ * ({@link Pojo}), the same fields as a {@code bean} ({@link Bean}), or an {@code order}
+ * record holding a list of line records with {@code BigDecimal} prices (as the sample's
+ * {@code Order}). {@code optimizeCreators} is {@code fastpath.json.optimize-creators}: on,
+ * Fastpath reads with a Blackbird twin of the mapper; it changes the {@code fastpath}
+ * method only.
+ * <p>The suite runs the combinations {@link #inSuite} chooses (the full cross product
+ * would take over an hour); any combination runs with {@code -p}.
  */
 @State(Scope.Thread)
 @Warmup(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
@@ -54,9 +63,15 @@ public class JsonArrayDecodeBenchmark {
 
 	private static final long SEED = 20240611L;
 
-	@Param({ "monoListPojo", "monoLongArray", "monoListLong", "monoDoubleArray", "monoBooleanArray", "fluxPojo",
+	private static final String[] SKUS = { "tea", "cake", "scone", "jam" };
+
+	@Param({ "monoList", "flux", "monoLongArray", "monoListLong", "monoDoubleArray", "monoBooleanArray",
 			"fluxLong" })
 	public String target;
+
+	/** The element type of {@code monoList} and {@code flux}. */
+	@Param({ "record", "bean", "order" })
+	public String element;
 
 	@Param({ "10", "1000" })
 	public int elements;
@@ -64,11 +79,17 @@ public class JsonArrayDecodeBenchmark {
 	@Param({ "1", "8" })
 	public int buffers;
 
+	@Param({ BufferFactories.HEAP, BufferFactories.NETTY_DIRECT })
+	public String factory;
+
+	@Param({ "true", "false" })
+	public boolean optimizeCreators;
+
 	private final JsonMapper mapper = JsonMapper.builder().build();
 
 	private final JacksonJsonDecoder stockDecoder = new JacksonJsonDecoder(this.mapper);
 
-	private final JsonArrayDecoder fastpathDecoder = new JsonArrayDecoder(this.mapper);
+	private JsonArrayDecoder fastpathDecoder;
 
 	@SuppressWarnings("NullAway.Init") // set by setUp(), through mono(...) or flux(...)
 	private ResolvableType type;
@@ -79,37 +100,105 @@ public class JsonArrayDecodeBenchmark {
 
 	private byte[] json;
 
-	private byte[][] slices;
+	private BodyBuffers body;
 
 	private final ValueSink<Object> valueSink = new ValueSink<>();
 
 	private final ValueSink<Long> countSink = new ValueSink<>();
 
+	/**
+	 * The combinations the suite runs: every JSON row on Netty direct buffers, the
+	 * headline, with the heap rows beside the main ones; creator optimization off only
+	 * where it can change something (records, in one buffer and as a whole list),
+	 * 1000 elements but for the row of small values in many chunks, and one primitive
+	 * array fewer ({@code monoBooleanArray} reads as {@code monoLongArray} does).
+	 * @param parameters one combination of the parameters
+	 * @return whether the suite runs it
+	 */
+	static boolean inSuite(Map<String, String> parameters) {
+		String target = parameters.get("target");
+		String element = parameters.get("element");
+		int elements = Integer.parseInt(parameters.get("elements"));
+		int buffers = Integer.parseInt(parameters.get("buffers"));
+		boolean direct = parameters.get("factory").equals(BufferFactories.NETTY_DIRECT);
+		boolean optimized = Boolean.parseBoolean(parameters.get("optimizeCreators"));
+		boolean objects = target.equals("monoList") || target.equals("flux");
+		if (!objects) {
+			// Element type and creators do not apply to scalars: one value of each.
+			if (!element.equals("record") || !optimized) {
+				return false;
+			}
+			if (target.equals("fluxLong") && elements == 10) {
+				return buffers == 8;
+			}
+			if (elements != 1000 || buffers != 1 || target.equals("monoBooleanArray")) {
+				return false;
+			}
+			return direct || target.equals("monoLongArray") || target.equals("fluxLong");
+		}
+		if (elements != 1000) {
+			return false;
+		}
+		boolean record = !element.equals("bean");
+		if (!optimized) {
+			return direct && record && (target.equals("monoList") ? buffers == 8 : buffers == 1);
+		}
+		if (direct) {
+			return target.equals("flux") || buffers == 8;
+		}
+		return buffers == 1 && (record || target.equals("monoList"));
+	}
+
 	@Setup(Level.Trial)
 	public void setUp() {
 		this.stockDecoder.setMaxInMemorySize(-1);
+		this.fastpathDecoder = fastpathDecoder(this.stockDecoder.getMapper(), this.optimizeCreators);
 		this.fastpathDecoder.setMaxInMemorySize(-1);
 		Random random = new Random(SEED);
 		Object expected = switch (this.target) {
-			case "monoListPojo" -> mono(ResolvableType.forClassWithGenerics(List.class, Pojo.class), pojos(random));
+			case "monoList" -> mono(ResolvableType.forClassWithGenerics(List.class, elementClass()), elements(random));
 			case "monoLongArray" -> mono(ResolvableType.forClass(long[].class),
 					longs(random).stream().mapToLong(Long::longValue).toArray());
 			case "monoListLong" -> mono(ResolvableType.forClassWithGenerics(List.class, Long.class), longs(random));
 			case "monoDoubleArray" -> mono(ResolvableType.forClass(double[].class),
 					random.doubles(this.elements, -1e6, 1e6).toArray());
 			case "monoBooleanArray" -> mono(ResolvableType.forClass(boolean[].class), booleans(random));
-			case "fluxPojo" -> flux(Pojo.class, pojos(random));
+			case "flux" -> flux(elementClass(), elements(random));
 			case "fluxLong" -> flux(Long.class, longs(random));
-			case "fluxBean" -> flux(Bean.class, beans(random));
 			default -> throw new IllegalArgumentException("Unknown target " + this.target);
 		};
 		this.json = this.mapper.writeValueAsBytes(expected);
-		this.slices = new byte[this.buffers][];
-		for (int i = 0; i < this.buffers; i++) {
-			this.slices[i] = Arrays.copyOfRange(this.json, i * this.json.length / this.buffers,
-					(i + 1) * this.json.length / this.buffers);
-		}
+		this.body = BodyBuffers.of(this.factory, this.json, this.buffers);
 		verify(expected);
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		this.body.release();
+	}
+
+	/** Fastpath's decoder as the auto-configuration builds it around a stock one. */
+	private static JsonArrayDecoder fastpathDecoder(JsonMapper mapper, boolean optimizeCreators) {
+		List<HttpMessageReader<?>> readers = new JsonArrayDecoding(optimizeCreators)
+			.decorate(List.of(new DecoderHttpMessageReader<>(new JacksonJsonDecoder(mapper))));
+		return (JsonArrayDecoder) ((DecoderHttpMessageReader<?>) readers.get(0)).getDecoder();
+	}
+
+	private Class<?> elementClass() {
+		return switch (this.element) {
+			case "record" -> Pojo.class;
+			case "bean" -> Bean.class;
+			case "order" -> Order.class;
+			default -> throw new IllegalArgumentException("Unknown element " + this.element);
+		};
+	}
+
+	private List<?> elements(Random random) {
+		return switch (this.element) {
+			case "record" -> pojos(random);
+			case "bean" -> beans(random);
+			default -> orders(random);
+		};
 	}
 
 	@Benchmark
@@ -137,14 +226,7 @@ public class JsonArrayDecodeBenchmark {
 	}
 
 	private Flux<DataBuffer> body() {
-		if (this.buffers == 1) {
-			return Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(this.slices[0]));
-		}
-		DataBuffer[] body = new DataBuffer[this.buffers];
-		for (int i = 0; i < this.buffers; i++) {
-			body[i] = DefaultDataBufferFactory.sharedInstance.wrap(this.slices[i]);
-		}
-		return Flux.fromArray(body);
+		return this.body.flux();
 	}
 
 	private static int size(Object value) {
@@ -219,6 +301,17 @@ public class JsonArrayDecodeBenchmark {
 		});
 	}
 
+	private List<Order> orders(Random random) {
+		return list((i) -> {
+			List<Line> lines = new ArrayList<>();
+			for (int j = random.nextInt(4); j >= 0; j--) {
+				lines.add(new Line(SKUS[random.nextInt(SKUS.length)], 1 + random.nextInt(5),
+						BigDecimal.valueOf(50 + random.nextInt(2000), 2)));
+			}
+			return new Order("order-" + i, "customer-" + random.nextInt(500), lines);
+		});
+	}
+
 	private static List<String> tags(Random random, int count) {
 		List<String> tags = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
@@ -258,6 +351,26 @@ public class JsonArrayDecodeBenchmark {
 	 * @param tags the tags
 	 */
 	public record Pojo(String name, int age, double score, boolean active, List<String> tags) {
+	}
+
+	/**
+	 * An order, as the sample's.
+	 *
+	 * @param id the id
+	 * @param customer who ordered
+	 * @param lines what was ordered
+	 */
+	public record Order(String id, String customer, List<Line> lines) {
+	}
+
+	/**
+	 * A line of an order.
+	 *
+	 * @param sku the item
+	 * @param quantity how many
+	 * @param unitPrice the price of one
+	 */
+	public record Line(String sku, int quantity, BigDecimal unitPrice) {
 	}
 
 	/**

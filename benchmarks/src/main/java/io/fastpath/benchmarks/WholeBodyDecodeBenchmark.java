@@ -39,7 +39,7 @@ public class WholeBodyDecodeBenchmark {
 
 	private static final Map<String, Object> NO_HINTS = Collections.emptyMap();
 
-	@Param({ "default", "netty" })
+	@Param({ BufferFactories.HEAP, BufferFactories.NETTY_DIRECT })
 	public String factory;
 
 	@Param("4096")

@@ -138,12 +138,14 @@ public final class FormParameters {
 	/**
 	 * Return the fields of the given multi-value map, for code that reads forms through
 	 * this class whatever reader built them (Spring's stock reader, for example). The map
-	 * is encoded once into a UTF-8 body.
+	 * is encoded once into a UTF-8 body, unless it is the unmodified map of Fastpath's
+	 * form reader: then its parameters are returned as they are. A map that was modified
+	 * (by a {@code WebFilter} that sanitizes the form, say) is read as it is now.
 	 * @param map the fields
 	 * @return the form
 	 */
 	public static FormParameters of(MultiValueMap<String, String> map) {
-		if (map instanceof FormDataMap formDataMap) {
+		if (map instanceof FormDataMap formDataMap && !formDataMap.isModified()) {
 			return formDataMap.getParameters();
 		}
 		if (map.isEmpty()) {
@@ -515,9 +517,45 @@ public final class FormParameters {
 		}
 	}
 
+	/**
+	 * Return the fields as a new map for logs and {@code toString()}: never throws, and
+	 * shows bytes invalid in the charset as U+FFFD, as stock Spring would decode them.
+	 */
+	MultiValueMap<String, @Nullable String> toDisplayMap() {
+		MultiValueMap<String, @Nullable String> map = new LinkedMultiValueMap<>(this.size);
+		for (int i = 0; i < this.size; i++) {
+			int at = i * STRIDE;
+			int valueStart = this.fields[at + 2];
+			map.add(displayText(this.fields[at], this.fields[at + 1]),
+					(valueStart != -1) ? displayText(valueStart, this.fields[at + 3]) : null);
+		}
+		return map;
+	}
+
+	/**
+	 * Return the distinct names for logs and {@code toString()}, as
+	 * {@link #toDisplayMap()} shows them.
+	 */
+	Set<String> displayNames() {
+		Set<String> names = new LinkedHashSet<>();
+		for (int i = 0; i < this.size; i++) {
+			int at = i * STRIDE;
+			names.add(displayText(this.fields[at], this.fields[at + 1]));
+		}
+		return names;
+	}
+
+	private String displayText(int start, int end) {
+		if ((start & ENCODED) == 0) {
+			return new String(this.body, start, end - start, StandardCharsets.ISO_8859_1);
+		}
+		return FormFieldDecoder.decodeForDisplay(this.body, start & ~ENCODED, end, this.textCharset,
+				this.escapeCharset);
+	}
+
 	@Override
 	public String toString() {
-		return "FormParameters" + names();
+		return "FormParameters" + displayNames();
 	}
 
 }

@@ -36,6 +36,7 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
 
 /**
  * A WebFlux application for the integration tests: endpoints that read whole bodies of
@@ -195,6 +196,20 @@ public class FastpathTestApplication {
 						index * piece, Math.min(bytes.length, (index + 1) * piece)))));
 		}
 
+	}
+
+	/**
+	 * A filter that sanitizes the form before any controller sees it, as applications do:
+	 * on requests with {@code X-Sanitize-Form}, the {@code name} field is replaced.
+	 */
+	@Bean
+	WebFilter formSanitizingFilter() {
+		return (exchange, chain) -> {
+			if (!exchange.getRequest().getHeaders().containsHeader("X-Sanitize-Form")) {
+				return chain.filter(exchange);
+			}
+			return exchange.getFormData().doOnNext((form) -> form.set("name", "sanitized")).then(chain.filter(exchange));
+		};
 	}
 
 	@Bean

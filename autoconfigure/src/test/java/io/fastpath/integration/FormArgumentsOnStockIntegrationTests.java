@@ -32,6 +32,21 @@ class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 	}
 
 	@Test
+	void formChangedByAFilterIsTheFormThatArgumentsSee() {
+		ResponseEntity<String> response = this.client.post()
+			.uri("/form/fields")
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.header("X-Sanitize-Form", "true")
+			.bodyValue("name=%3Cscript%3E&age=1&active=true&color=RED&score=1&source=form")
+			.exchangeToMono((answer) -> answer.toEntity(String.class))
+			.block();
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).startsWith("{\"name\":\"sanitized\",")
+			.contains("\"formNames\":[\"name\",\"age\",\"active\",\"color\",\"score\",\"source\"]",
+					"\"source\":[\"form\"]");
+	}
+
+	@Test
 	void missingRequiredFieldIsABadRequestNamingTheField() {
 		ResponseEntity<String> response = postForm("/form/fields", "age=1");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);

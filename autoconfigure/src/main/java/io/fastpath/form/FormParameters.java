@@ -45,9 +45,6 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class FormParameters {
 
-	/** The exchange attribute under which {@link #from(ServerWebExchange)} keeps the form. */
-	private static final String EXCHANGE_ATTRIBUTE = FormParameters.class.getName();
-
 	/** Marks, on a start offset, a name or value that needs decoding. */
 	private static final int ENCODED = 1 << 31;
 
@@ -171,18 +168,17 @@ public final class FormParameters {
 	}
 
 	/**
-	 * Return the form of the given exchange: {@link ServerWebExchange#getFormData()}, which
-	 * reads the body once per request however many consumers ask, seen as
-	 * {@code FormParameters} without copying when Fastpath's form reader built it.
+	 * Return the form of the given exchange, of either encoding: the fields of an
+	 * {@code application/x-www-form-urlencoded} body, read through
+	 * {@link ServerWebExchange#getFormData()} (without copying when Fastpath's form reader
+	 * built it), or the text fields of a {@code multipart/form-data} body, read through
+	 * {@link ServerWebExchange#getMultipartData()}. The body is read once per request
+	 * however many consumers ask.
 	 * @param exchange the exchange
 	 * @return the form, empty if the request is not a form
 	 */
 	public static Mono<FormParameters> from(ServerWebExchange exchange) {
-		// Cached on the exchange: several @FormParam arguments each ask, and a map built by
-		// another reader is encoded and scanned once, not once per argument.
-		return exchange.getFormData()
-			.map((map) -> (FormParameters) exchange.getAttributes()
-				.computeIfAbsent(EXCHANGE_ATTRIBUTE, (key) -> of(map)));
+		return RequestForm.from(exchange).map(RequestForm::fields);
 	}
 
 	private static byte[] toUtf8(byte[] body, Charset charset) {
@@ -408,6 +404,21 @@ public final class FormParameters {
 			next = indexOf(name, next + 1);
 		}
 		return Collections.unmodifiableList(values);
+	}
+
+	/**
+	 * Return the value with the given name as {@code @RequestParam} takes it: the value of
+	 * the only field with the name, or the list of values if there are several; without
+	 * the list {@link #getAll} makes for one value.
+	 * @param name the decoded name
+	 * @return the value or values, or {@code null} if there is no such field
+	 */
+	@Nullable Object valueOf(String name) {
+		int index = indexOf(name, 0);
+		if (index < 0) {
+			return null;
+		}
+		return (indexOf(name, index + 1) < 0) ? getValue(index) : getAll(name);
 	}
 
 	/**

@@ -37,6 +37,13 @@ final class FormDataMap implements MultiValueMap<String, String> {
 		return this.parameters;
 	}
 
+	/**
+	 * Whether the map was modified: then it, not the parameters, holds the fields.
+	 */
+	boolean isModified() {
+		return this.modified != null;
+	}
+
 	@SuppressWarnings("unchecked")
 	private MultiValueMap<String, String> readable() {
 		MultiValueMap<String, String> modified = this.modified;
@@ -165,19 +172,42 @@ final class FormDataMap implements MultiValueMap<String, String> {
 		writable().clear();
 	}
 
+	/**
+	 * Equal to a map of the same fields. A form with a field invalid in its charset has no
+	 * such map (reading it is a {@link MalformedFormDataException}), so it equals only
+	 * itself: comparing never throws.
+	 */
 	@Override
 	public boolean equals(@Nullable Object other) {
-		return (this == other || readable().equals(other));
+		if (this == other) {
+			return true;
+		}
+		try {
+			return readable().equals(other);
+		}
+		catch (MalformedFormDataException ex) {
+			return false;
+		}
 	}
 
 	@Override
 	public int hashCode() {
-		return readable().hashCode();
+		try {
+			return readable().hashCode();
+		}
+		catch (MalformedFormDataException ex) {
+			return System.identityHashCode(this);
+		}
 	}
 
+	/**
+	 * Show the fields as stock Spring's map would, without throwing: bytes invalid in the
+	 * charset are shown as U+FFFD, and nothing is decoded for good.
+	 */
 	@Override
 	public String toString() {
-		return readable().toString();
+		MultiValueMap<String, String> modified = this.modified;
+		return (modified != null ? modified.toString() : this.parameters.toDisplayMap().toString());
 	}
 
 }

@@ -36,6 +36,31 @@ final class FormFieldDecoder {
 	static String decode(byte[] bytes, int start, int end, Charset textCharset, Charset escapeCharset)
 			throws CharacterCodingException {
 
+		return decode(bytes, start, end, textCharset, escapeCharset, CodingErrorAction.REPORT);
+	}
+
+	/**
+	 * Decode the bytes {@code [start, end)} for display, as stock Spring would: bytes the
+	 * charset cannot decode become U+FFFD.
+	 * @param bytes the form body
+	 * @param start the first byte
+	 * @param end the byte after the last
+	 * @param textCharset the charset of the literal (not escaped) bytes
+	 * @param escapeCharset the charset of the escaped bytes
+	 * @return the decoded text
+	 */
+	static String decodeForDisplay(byte[] bytes, int start, int end, Charset textCharset, Charset escapeCharset) {
+		try {
+			return decode(bytes, start, end, textCharset, escapeCharset, CodingErrorAction.REPLACE);
+		}
+		catch (CharacterCodingException ex) {
+			throw new IllegalStateException("A replacing decoder reported an error", ex);
+		}
+	}
+
+	private static String decode(byte[] bytes, int start, int end, Charset textCharset, Charset escapeCharset,
+			CodingErrorAction onError) throws CharacterCodingException {
+
 		StringBuilder text = new StringBuilder(end - start);
 		byte[] escaped = null;
 		int i = start;
@@ -54,14 +79,14 @@ final class FormFieldDecoder {
 					escaped[count++] = (byte) ((hexValue(bytes[i + 1]) << 4) | hexValue(bytes[i + 2]));
 					i += 3;
 				}
-				append(text, escaped, 0, count, escapeCharset);
+				append(text, escaped, 0, count, escapeCharset, onError);
 			}
 			else {
 				int runStart = i;
 				while (i < end && bytes[i] != '+' && bytes[i] != '%') {
 					i++;
 				}
-				append(text, bytes, runStart, i, textCharset);
+				append(text, bytes, runStart, i, textCharset, onError);
 			}
 		}
 		return text.toString();
@@ -83,8 +108,8 @@ final class FormFieldDecoder {
 		return -1;
 	}
 
-	private static void append(StringBuilder text, byte[] bytes, int start, int end, Charset charset)
-			throws CharacterCodingException {
+	private static void append(StringBuilder text, byte[] bytes, int start, int end, Charset charset,
+			CodingErrorAction onError) throws CharacterCodingException {
 
 		if (charset.equals(StandardCharsets.ISO_8859_1) || (isAsciiCompatible(charset) && isAscii(bytes, start, end))) {
 			for (int i = start; i < end; i++) {
@@ -94,8 +119,8 @@ final class FormFieldDecoder {
 		}
 		// A decoder that reports errors, which the String constructors cannot be asked for
 		CharBuffer chars = charset.newDecoder()
-			.onMalformedInput(CodingErrorAction.REPORT)
-			.onUnmappableCharacter(CodingErrorAction.REPORT)
+			.onMalformedInput(onError)
+			.onUnmappableCharacter(onError)
 			.decode(ByteBuffer.wrap(bytes, start, end - start));
 		text.append(chars);
 	}

@@ -10,14 +10,21 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.web.bind.annotation.ValueConstants;
 
 /**
- * Binds a field of an {@code application/x-www-form-urlencoded} request body to a
- * controller method argument, as {@code @RequestParam} does for query parameters in
- * WebFlux. The value is converted with the application's conversion service: strings,
- * numbers, booleans, enums, {@code List<T>} (every field with the name), arrays and
- * {@code Optional<T>}. A missing required field is answered with 400 Bad Request naming
- * the field. A {@link FormParameters} or {@link RequestParameters} argument, without
- * annotation, receives the whole form.
- * <p>The body is read once per request, through {@code ServerWebExchange.getFormData()}.
+ * Binds a field of an {@code application/x-www-form-urlencoded} or
+ * {@code multipart/form-data} request body to a controller method argument, as
+ * {@code @RequestParam} does for query parameters in WebFlux. The value is converted with
+ * the application's conversion service: strings, numbers, booleans, enums, {@code List<T>}
+ * (every field with the name), arrays and {@code Optional<T>}; in a multipart form, a text
+ * field's value is its part's content in the part's charset. File parts bind to
+ * {@code Optional<FilePart>}, {@code List<FilePart>} and the like ({@code Part} for any
+ * part that is not a text field); a plain {@code Part} or {@code FilePart} argument is
+ * bound by WebFlux's own request part resolver, which runs first and goes by the
+ * parameter's name. A missing required field is answered with 400 Bad Request naming the
+ * field, or 415 if the request is not a form. A {@link FormParameters} or
+ * {@link RequestParameters} argument, without annotation, receives the whole form.
+ * <p>The body is read once per request, through {@code ServerWebExchange.getFormData()}
+ * or {@code getMultipartData()}, so Spring's limits apply
+ * ({@code spring.webflux.multipart.*} for multipart forms).
  *
  * @author Fastpath
  * @see FormParamMethodArgumentResolver

@@ -45,9 +45,6 @@ import org.springframework.web.server.ServerWebExchange;
  */
 public final class FormParameters {
 
-	/** The exchange attribute under which {@link #from(ServerWebExchange)} keeps the form. */
-	private static final String EXCHANGE_ATTRIBUTE = FormParameters.class.getName();
-
 	/** Marks, on a start offset, a name or value that needs decoding. */
 	private static final int ENCODED = 1 << 31;
 
@@ -138,12 +135,14 @@ public final class FormParameters {
 	/**
 	 * Return the fields of the given multi-value map, for code that reads forms through
 	 * this class whatever reader built them (Spring's stock reader, for example). The map
-	 * is encoded once into a UTF-8 body.
+	 * is encoded once into a UTF-8 body, unless it is the unmodified map of Fastpath's
+	 * form reader: then its parameters are returned as they are. A map that was modified
+	 * (by a {@code WebFilter} that sanitizes the form, say) is read as it is now.
 	 * @param map the fields
 	 * @return the form
 	 */
 	public static FormParameters of(MultiValueMap<String, String> map) {
-		if (map instanceof FormDataMap formDataMap) {
+		if (map instanceof FormDataMap formDataMap && !formDataMap.isModified()) {
 			return formDataMap.getParameters();
 		}
 		if (map.isEmpty()) {
@@ -169,18 +168,17 @@ public final class FormParameters {
 	}
 
 	/**
-	 * Return the form of the given exchange: {@link ServerWebExchange#getFormData()}, which
-	 * reads the body once per request however many consumers ask, seen as
-	 * {@code FormParameters} without copying when Fastpath's form reader built it.
+	 * Return the form of the given exchange, of either encoding: the fields of an
+	 * {@code application/x-www-form-urlencoded} body, read through
+	 * {@link ServerWebExchange#getFormData()} (without copying when Fastpath's form reader
+	 * built it), or the text fields of a {@code multipart/form-data} body, read through
+	 * {@link ServerWebExchange#getMultipartData()}. The body is read once per request
+	 * however many consumers ask.
 	 * @param exchange the exchange
 	 * @return the form, empty if the request is not a form
 	 */
 	public static Mono<FormParameters> from(ServerWebExchange exchange) {
-		// Cached on the exchange: several @FormParam arguments each ask, and a map built by
-		// another reader is encoded and scanned once, not once per argument.
-		return exchange.getFormData()
-			.map((map) -> (FormParameters) exchange.getAttributes()
-				.computeIfAbsent(EXCHANGE_ATTRIBUTE, (key) -> of(map)));
+		return RequestForm.from(exchange).map(RequestForm::fields);
 	}
 
 	private static byte[] toUtf8(byte[] body, Charset charset) {
@@ -409,6 +407,21 @@ public final class FormParameters {
 	}
 
 	/**
+	 * Return the value with the given name as {@code @RequestParam} takes it: the value of
+	 * the only field with the name, or the list of values if there are several; without
+	 * the list {@link #getAll} makes for one value.
+	 * @param name the decoded name
+	 * @return the value or values, or {@code null} if there is no such field
+	 */
+	@Nullable Object valueOf(String name) {
+		int index = indexOf(name, 0);
+		if (index < 0) {
+			return null;
+		}
+		return (indexOf(name, index + 1) < 0) ? getValue(index) : getAll(name);
+	}
+
+	/**
 	 * Return the distinct names, in the order they first appear.
 	 * @return the names
 	 */
@@ -515,9 +528,45 @@ public final class FormParameters {
 		}
 	}
 
+	/**
+	 * Return the fields as a new map for logs and {@code toString()}: never throws, and
+	 * shows bytes invalid in the charset as U+FFFD, as stock Spring would decode them.
+	 */
+	MultiValueMap<String, @Nullable String> toDisplayMap() {
+		MultiValueMap<String, @Nullable String> map = new LinkedMultiValueMap<>(this.size);
+		for (int i = 0; i < this.size; i++) {
+			int at = i * STRIDE;
+			int valueStart = this.fields[at + 2];
+			map.add(displayText(this.fields[at], this.fields[at + 1]),
+					(valueStart != -1) ? displayText(valueStart, this.fields[at + 3]) : null);
+		}
+		return map;
+	}
+
+	/**
+	 * Return the distinct names for logs and {@code toString()}, as
+	 * {@link #toDisplayMap()} shows them.
+	 */
+	Set<String> displayNames() {
+		Set<String> names = new LinkedHashSet<>();
+		for (int i = 0; i < this.size; i++) {
+			int at = i * STRIDE;
+			names.add(displayText(this.fields[at], this.fields[at + 1]));
+		}
+		return names;
+	}
+
+	private String displayText(int start, int end) {
+		if ((start & ENCODED) == 0) {
+			return new String(this.body, start, end - start, StandardCharsets.ISO_8859_1);
+		}
+		return FormFieldDecoder.decodeForDisplay(this.body, start & ~ENCODED, end, this.textCharset,
+				this.escapeCharset);
+	}
+
 	@Override
 	public String toString() {
-		return "FormParameters" + names();
+		return "FormParameters" + displayNames();
 	}
 
 }

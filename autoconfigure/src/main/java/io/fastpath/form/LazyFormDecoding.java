@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.util.Assert;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
@@ -16,6 +17,10 @@ import io.fastpath.codec.HttpMessageReaderDecorator;
  * with the <em>last</em> reader that can, so a reader merely added beside the stock one
  * would lose to it, and {@code getFormData()}, {@code ServerRequest.formData()} and
  * {@code @ModelAttribute} binding would all stay on the stock path.
+ * <p>The stock {@link MultipartHttpMessageReader} (exactly that class) is replaced by one
+ * over the same part reader, with the same limit on the number of parts as on form
+ * fields: {@code getMultipartData()} and {@code @FormParam} on a multipart form then fail
+ * with 413 at the first part too many.
  *
  * @author Fastpath
  */
@@ -49,11 +54,24 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 			if (reader.getClass() == FormHttpMessageReader.class) {
 				result.add(new LazyFormHttpMessageReader((FormHttpMessageReader) reader, this.maxFields));
 			}
+			else if (reader.getClass() == MultipartHttpMessageReader.class) {
+				result.add(countingParts((MultipartHttpMessageReader) reader));
+			}
 			else {
 				result.add(reader);
 			}
 		}
 		return result;
+	}
+
+	private MultipartHttpMessageReader countingParts(MultipartHttpMessageReader stock) {
+		if (stock.getPartReader() instanceof PartCountingReader) {
+			return stock;
+		}
+		MultipartHttpMessageReader reader = new MultipartHttpMessageReader(
+				new PartCountingReader(stock.getPartReader(), this.maxFields));
+		reader.setEnableLoggingRequestDetails(stock.isEnableLoggingRequestDetails());
+		return reader;
 	}
 
 }

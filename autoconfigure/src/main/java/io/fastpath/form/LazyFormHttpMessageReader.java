@@ -152,12 +152,16 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 		return (charset != null ? charset : this.stock.getDefaultCharset());
 	}
 
+	/**
+	 * Log what stock logs, decoded for display: at DEBUG as at INFO, a field invalid in
+	 * the charset fails the request only if it is read.
+	 */
 	private void logFields(FormParameters parameters, Map<String, Object> hints) {
 		if (logger.isDebugEnabled()) {
 			LogFormatUtils.traceDebug(logger, traceOn -> Hints.getLogPrefix(hints) + "Read "
 					+ (this.stock.isEnableLoggingRequestDetails()
-							? LogFormatUtils.formatValue(parameters.toMultiValueMap(), !traceOn)
-							: "form fields " + parameters.names() + " (content masked)"));
+							? LogFormatUtils.formatValue(parameters.toDisplayMap(), !traceOn)
+							: "form fields " + parameters.displayNames() + " (content masked)"));
 		}
 	}
 

@@ -82,4 +82,29 @@ class FormDataMapTests {
 		assertThat(this.map.get("a")).containsExactly("1", "2", "3", "4");
 	}
 
+	@Test
+	void formParametersOfAModifiedMapReadTheModifiedFields() {
+		assertThat(FormParameters.of(this.map)).isSameAs(this.parameters);
+		this.map.set("a", "clean");
+		this.map.add("c", "3");
+		FormParameters modified = FormParameters.of(this.map);
+		assertThat(modified.getAll("a")).containsExactly("clean");
+		assertThat(modified.getFirst("c")).isEqualTo("3");
+		assertThat(modified.names()).containsExactly("a", "b", "c");
+		assertThat(this.parameters.getAll("a")).containsExactly("1", "2");
+	}
+
+	@Test
+	void toStringEqualsAndHashCodeDoNotThrowForAFieldInvalidInTheCharset() {
+		FormParameters invalid = FormParameters.parse("p=%FF&q=1".getBytes(StandardCharsets.US_ASCII),
+				StandardCharsets.UTF_8, 1000);
+		FormDataMap map = new FormDataMap(invalid);
+		assertThat(map).hasToString("{p=[\uFFFD], q=[1]}");
+		assertThat(map.equals(new FormDataMap(invalid))).isFalse();
+		assertThat(map.equals(map)).isTrue();
+		assertThat(map.hashCode()).isEqualTo(map.hashCode());
+		assertThat(map.getFirst("q")).isEqualTo("1");
+		assertThatExceptionOfType(MalformedFormDataException.class).isThrownBy(() -> map.getFirst("p"));
+	}
+
 }

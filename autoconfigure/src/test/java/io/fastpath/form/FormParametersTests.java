@@ -296,4 +296,12 @@ class FormParametersTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new LazyFormDecoding(-1));
 	}
 
+	@Test
+	void toStringShowsNamesInvalidInTheCharsetWithoutThrowing() {
+		FormParameters form = FormParameters.parse("q=2&%FF=1".getBytes(StandardCharsets.US_ASCII),
+				StandardCharsets.UTF_8, 1000);
+		assertThat(form).hasToString("FormParameters[q, \uFFFD]");
+		assertThat(form.getFirst("q")).isEqualTo("2");
+	}
+
 }

@@ -9,6 +9,7 @@ import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,11 +28,28 @@ class LazyFormDecodingTests {
 			assertThat(reader.getStockReader()).isSameAs(readers.get(position));
 			assertThat(reader.getMaxFields()).isEqualTo(7);
 		});
+		int multipart = indexOf(readers, MultipartHttpMessageReader.class);
 		for (int i = 0; i < readers.size(); i++) {
-			if (i != position) {
+			if (i != position && i != multipart) {
 				assertThat(decorated.get(i)).isSameAs(readers.get(i));
 			}
 		}
+	}
+
+	@Test
+	void replacesTheStockMultipartReaderInPlaceWithOneThatCountsParts() {
+		List<HttpMessageReader<?>> readers = ServerCodecConfigurer.create().getReaders();
+		int position = indexOf(readers, MultipartHttpMessageReader.class);
+		MultipartHttpMessageReader stock = (MultipartHttpMessageReader) readers.get(position);
+		stock.setEnableLoggingRequestDetails(true);
+		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7).decorate(readers);
+		assertThat(decorated.get(position)).isInstanceOfSatisfying(MultipartHttpMessageReader.class, (reader) -> {
+			assertThat(reader).isNotSameAs(stock);
+			assertThat(reader.isEnableLoggingRequestDetails()).isTrue();
+			assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
+				.hasFieldOrPropertyWithValue("parts", stock.getPartReader())
+				.hasFieldOrPropertyWithValue("maxParts", 7);
+		});
 	}
 
 	@Test
@@ -50,12 +68,16 @@ class LazyFormDecodingTests {
 	}
 
 	private static int indexOfStockFormReader(List<HttpMessageReader<?>> readers) {
+		return indexOf(readers, FormHttpMessageReader.class);
+	}
+
+	private static int indexOf(List<HttpMessageReader<?>> readers, Class<?> type) {
 		for (int i = 0; i < readers.size(); i++) {
-			if (readers.get(i).getClass() == FormHttpMessageReader.class) {
+			if (readers.get(i).getClass() == type) {
 				return i;
 			}
 		}
-		throw new AssertionError("No stock form reader in " + readers);
+		throw new AssertionError("No " + type.getSimpleName() + " in " + readers);
 	}
 
 }

@@ -7,7 +7,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -170,6 +177,38 @@ class LazyFormHttpMessageReaderTests {
 			.expectNoEvent(Duration.ofMillis(50))
 			.thenCancel()
 			.verify(Duration.ofSeconds(5));
+	}
+
+	@ParameterizedTest(name = "{0}, request details logged: {1}")
+	@CsvSource({ "INFO, false", "INFO, true", "DEBUG, false", "DEBUG, true", "TRACE, true" })
+	void logsWithoutChangingTheOutcomeAtAnyLevel(String level, boolean details) {
+		Logger logger = (Logger) LoggerFactory.getLogger(FormHttpMessageReader.class);
+		Level previous = logger.getLevel();
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		logger.addAppender(appender);
+		logger.setLevel(Level.toLevel(level));
+		this.stock.setEnableLoggingRequestDetails(details);
+		try {
+			// A value and a name invalid in UTF-8, neither of which is read
+			MultiValueMap<String, String> form = this.reader.readMono(FORM_TYPE, request("p=%FF&q=1&%FF=1", -1), Map.of())
+				.block();
+			assertThat(form.getFirst("q")).isEqualTo("1");
+			assertThat(form.toString()).contains("q=[1]");
+		}
+		finally {
+			logger.detachAppender(appender);
+			logger.setLevel(previous);
+		}
+		List<String> messages = appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+		if (level.equals("INFO")) {
+			assertThat(messages).isEmpty();
+		}
+		else {
+			assertThat(messages).singleElement()
+				.asString()
+				.contains(details ? "{p=[\uFFFD], q=[1], \uFFFD=[1]}" : "form fields [p, q, \uFFFD] (content masked)");
+		}
 	}
 
 	@Test

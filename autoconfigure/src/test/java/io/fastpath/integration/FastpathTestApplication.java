@@ -22,10 +22,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.Part;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,6 +39,7 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
 
 /**
  * A WebFlux application for the integration tests: endpoints that read whole bodies of
@@ -135,6 +139,38 @@ public class FastpathTestApplication {
 			});
 		}
 
+		/**
+		 * Each file part as {@code filename:size:first bytes}, read from memory or disk. (A
+		 * plain {@code Part} or {@code FilePart} argument is not here: WebFlux binds those
+		 * with its own request part resolver, by parameter name, before any other.)
+		 */
+		@PostMapping("/form/files")
+		Mono<List<String>> files(@FormParam("cover") Optional<FilePart> coverPage,
+				@FormParam("attachment") List<FilePart> attachments, @FormParam Optional<Part> extra,
+				@FormParam String note) {
+			List<Part> parts = new ArrayList<>();
+			coverPage.ifPresent(parts::add);
+			parts.addAll(attachments);
+			extra.ifPresent(parts::add);
+			return Flux.fromIterable(parts)
+				.concatMap((part) -> DataBufferUtils.join(part.content()).map((content) -> {
+					String start = content.toString(0, Math.min(5, content.readableByteCount()),
+							StandardCharsets.UTF_8);
+					String described = ((part instanceof FilePart filePart) ? filePart.filename() : part.name()) + ":"
+							+ content.readableByteCount() + ":" + start;
+					DataBufferUtils.release(content);
+					return described;
+				}))
+				.concatWithValues("note:" + note)
+				.collectList();
+		}
+
+		@PostMapping("/form/parameters")
+		String parameters(FormParameters form, RequestParameters parameters) {
+			String answer = "q=" + parameters.getFirst("q") + " p=" + form.getFirst("p");
+			return parameters.getQuery().isEmpty() ? answer : answer + " all q=" + parameters.getAll("q");
+		}
+
 		@PostMapping("/form/model")
 		Signup model(@ModelAttribute Signup signup) {
 			return signup;
@@ -205,6 +241,20 @@ public class FastpathTestApplication {
 						index * piece, Math.min(bytes.length, (index + 1) * piece)))));
 		}
 
+	}
+
+	/**
+	 * A filter that sanitizes the form before any controller sees it, as applications do:
+	 * on requests with {@code X-Sanitize-Form}, the {@code name} field is replaced.
+	 */
+	@Bean
+	WebFilter formSanitizingFilter() {
+		return (exchange, chain) -> {
+			if (!exchange.getRequest().getHeaders().containsHeader("X-Sanitize-Form")) {
+				return chain.filter(exchange);
+			}
+			return exchange.getFormData().doOnNext((form) -> form.set("name", "sanitized")).then(chain.filter(exchange));
+		};
 	}
 
 	@Bean

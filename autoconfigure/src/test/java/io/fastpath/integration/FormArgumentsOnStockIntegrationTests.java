@@ -6,6 +6,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.MultipartBodyBuilder;
+import org.springframework.web.reactive.function.BodyInserters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Spring, for comparison.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "fastpath.enabled=false", "spring.webflux.problemdetails.enabled=true" })
+		properties = { "fastpath.enabled=false", "spring.webflux.problemdetails.enabled=true",
+				"spring.webflux.multipart.max-parts=12", "spring.webflux.multipart.max-in-memory-size=1KB" })
 class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 
 	@Test
@@ -32,10 +35,78 @@ class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 	}
 
 	@Test
+	void formChangedByAFilterIsTheFormThatArgumentsSee() {
+		ResponseEntity<String> response = this.client.post()
+			.uri("/form/fields")
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.header("X-Sanitize-Form", "true")
+			.bodyValue("name=%3Cscript%3E&age=1&active=true&color=RED&score=1&source=form")
+			.exchangeToMono((answer) -> answer.toEntity(String.class))
+			.block();
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).startsWith("{\"name\":\"sanitized\",")
+			.contains("\"formNames\":[\"name\",\"age\",\"active\",\"color\",\"score\",\"source\"]",
+					"\"source\":[\"form\"]");
+	}
+
+	@Test
 	void missingRequiredFieldIsABadRequestNamingTheField() {
 		ResponseEntity<String> response = postForm("/form/fields", "age=1");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).contains("Required form field 'name'");
+	}
+
+	@Test
+	void formArgumentsAreBoundFromAMultipartFormReadByStock() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("name", "Ada Lovelace");
+		form.part("age", "36");
+		form.part("active", "true");
+		form.part("color", "GREEN");
+		form.part("score", "1");
+		form.part("score", "2");
+		form.part("source", "form");
+		ResponseEntity<String> response = postMultipart("/form/fields?source=query", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).startsWith("{\"name\":\"Ada Lovelace\",\"age\":36,\"active\":true,"
+				+ "\"color\":\"GREEN\",\"scores\":[1,2],\"nickname\":\"-\",\"city\":\"Paris\",\"ticket\":\"null\",")
+			.endsWith("\"source\":[\"query\",\"form\"],\"sameForm\":false}");
+	}
+
+	@Test
+	void morePartsThanStocksLimitIsContentTooLarge() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		for (int i = 0; i < 13; i++) {
+			form.part("name", "x");
+		}
+		assertThat(postMultipart("/form/fields", form).getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
+	}
+
+	@Test
+	void textPartOverStocksMemoryLimitIsContentTooLarge() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("name", "x".repeat(2000));
+		assertThat(postMultipart("/form/fields", form).getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
+	}
+
+	@Test
+	void truncatedMultipartFormIsABadRequest() {
+		ResponseEntity<String> response = this.client.post()
+			.uri("/form/fields")
+			.header("Content-Type", "multipart/form-data; boundary=x")
+			.bodyValue("--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda".getBytes())
+			.exchangeToMono((answer) -> answer.toEntity(String.class))
+			.block();
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("Could not find end of body");
+	}
+
+	private ResponseEntity<String> postMultipart(String uri, MultipartBodyBuilder form) {
+		return this.client.post()
+			.uri(uri)
+			.body(BodyInserters.fromMultipartData(form.build()))
+			.exchangeToMono((response) -> response.toEntity(String.class))
+			.block();
 	}
 
 }

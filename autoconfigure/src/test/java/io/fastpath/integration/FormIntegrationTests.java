@@ -1,19 +1,30 @@
 package io.fastpath.integration;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.MultipartBodyBuilder;
 import org.springframework.web.reactive.function.BodyInserters;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 /**
  * Forms over real HTTP, read by Fastpath's lazy form reader on a Reactor Netty server:
@@ -24,8 +35,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.http.codecs.max-in-memory-size=8KB", "fastpath.form.max-parameters=20",
-				"spring.webflux.problemdetails.enabled=true" })
+				"spring.webflux.problemdetails.enabled=true", "spring.webflux.multipart.max-in-memory-size=1KB",
+				"spring.webflux.multipart.max-disk-usage-per-part=16KB",
+				"spring.webflux.multipart.file-storage-directory=" + FormIntegrationTests.PART_FILES })
 class FormIntegrationTests extends RealServerTests {
+
+	/** Where parts too large for memory are stored: empty after every request. */
+	static final String PART_FILES = "target/form-integration-tests-parts";
 
 	private static final String FIELDS = "name=Ada+Lovelace&age=36&active=true&color=GREEN&score=1&score=2"
 			+ "&nickname=%C3%A0da&ticket=&source=form";
@@ -50,6 +66,21 @@ class FormIntegrationTests extends RealServerTests {
 	}
 
 	@Test
+	void formChangedByAFilterIsTheFormThatArgumentsSee() {
+		ResponseEntity<String> response = this.client.post()
+			.uri("/form/fields")
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.header("X-Sanitize-Form", "true")
+			.bodyValue("name=%3Cscript%3E&age=1&active=true&color=RED&score=1&source=form")
+			.exchangeToMono((answer) -> answer.toEntity(String.class))
+			.block();
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).startsWith("{\"name\":\"sanitized\",")
+			.contains("\"formNames\":[\"name\",\"age\",\"active\",\"color\",\"score\",\"source\"]",
+					"\"source\":[\"form\"]");
+	}
+
+	@Test
 	void missingRequiredFieldIsABadRequestNamingTheField() {
 		ResponseEntity<String> response = postForm("/form/fields", "age=1&active=true&color=RED&score=1");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
@@ -64,15 +95,16 @@ class FormIntegrationTests extends RealServerTests {
 	}
 
 	@Test
-	void formFieldsAreNotReadFromOtherContentTypes() {
+	void requiredFormFieldOfARequestThatIsNotAFormIsUnsupportedMediaType() {
 		ResponseEntity<String> response = this.client.post()
 			.uri("/form/fields?name=x")
 			.contentType(MediaType.TEXT_PLAIN)
 			.bodyValue(FIELDS)
 			.exchangeToMono((answer) -> answer.toEntity(String.class))
 			.block();
-		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		assertThat(response.getBody()).contains("Required form field 'name'");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+		assertThat(response.getHeaders().getAccept()).containsExactly(MediaType.APPLICATION_FORM_URLENCODED,
+				MediaType.MULTIPART_FORM_DATA);
 		assertThat(serverReads()).isEmpty();
 	}
 
@@ -147,6 +179,220 @@ class FormIntegrationTests extends RealServerTests {
 		assertThat(response.getBody()).contains("Form field 'q' is not valid UTF-8");
 		// Fields that are not read are not decoded, so p's invalid byte goes unnoticed
 		assertThat(postForm("/form/first", "p=%FF&q=1").getBody()).isEqualTo("1");
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void formParamsOfEachTypeAreBoundFromAMultipartForm() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("name", "Ada Lovelace");
+		form.part("age", "36");
+		form.part("active", "true");
+		form.part("color", "GREEN");
+		form.part("score", "1");
+		form.part("score", "2");
+		form.part("nickname", "àda");
+		form.part("ticket", "");
+		form.part("source", "form");
+		Map<String, Object> answer = json(postMultipart("/form/fields?source=query", form));
+		assertThat(answer).containsExactly(entry("name", "Ada Lovelace"), entry("age", 36), entry("active", true),
+				entry("color", "GREEN"), entry("scores", List.of(1, 2)), entry("nickname", "àda"),
+				entry("city", "Paris"), entry("ticket", "null"), entry("formNames", answer.get("formNames")),
+				entry("source", List.of("query", "form")), entry("sameForm", false));
+		// Spring's multipart reader keeps parts by name in a hash map: the order of names is its
+		assertThat((List<Object>) answer.get("formNames")).containsExactlyInAnyOrder("name", "age", "active", "color",
+				"score", "nickname", "ticket", "source");
+		assertThat(serverReads()).isEmpty();
+	}
+
+	@Test
+	void optionalAndDefaultedFieldsMayBeMissingFromAMultipartForm() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("name", "x");
+		form.part("age", "1");
+		form.part("active", "false");
+		form.part("color", "RED");
+		form.part("score", "7");
+		assertThat(json(postMultipart("/form/fields", form))).containsEntry("scores", List.of(7))
+			.containsEntry("nickname", "-")
+			.containsEntry("city", "Paris")
+			.containsEntry("ticket", "null")
+			.containsEntry("source", List.of());
+	}
+
+	@Test
+	void missingRequiredMultipartFieldIsABadRequestNamingTheField() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("age", "1");
+		ResponseEntity<String> response = postMultipart("/form/fields", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("Required form field 'name'");
+	}
+
+	@Test
+	void multipartFieldThatDoesNotConvertIsABadRequest() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("name", "x");
+		form.part("age", "old");
+		form.part("active", "true");
+		form.part("color", "RED");
+		form.part("score", "1");
+		ResponseEntity<String> response = postMultipart("/form/fields", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("Type mismatch.");
+	}
+
+	@Test
+	void multipartTextFieldIsDecodedInItsPartsCharset() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("q", "café".getBytes(StandardCharsets.ISO_8859_1))
+			.contentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.ISO_8859_1));
+		form.part("p", "€".getBytes(StandardCharsets.UTF_8)).contentType(MediaType.TEXT_PLAIN);
+		ResponseEntity<String> response = postMultipart("/form/parameters", form);
+		assertThat(response.getBody()).isEqualTo("q=café p=€");
+	}
+
+	@Test
+	void filePartsAreBoundFromMemoryAndFromDiskAndTheirFilesDeleted() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("cover", "small".getBytes(StandardCharsets.UTF_8)).filename("small.txt");
+		form.part("attachment", ("large" + "x".repeat(5000)).getBytes(StandardCharsets.UTF_8))
+			.filename("large.txt");
+		form.part("attachment", "second".getBytes(StandardCharsets.UTF_8)).filename("second.txt");
+		form.part("extra", "extra!".getBytes(StandardCharsets.UTF_8)).filename("extra.bin")
+			.contentType(MediaType.APPLICATION_OCTET_STREAM);
+		form.part("note", "hi");
+		ResponseEntity<String> response = postMultipart("/form/files", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(response.getBody()).isEqualTo(
+				"[\"small.txt:5:small\",\"large.txt:5005:large\",\"second.txt:6:secon\",\"extra.bin:6:extra\","
+						+ "\"note:hi\"]");
+		assertThatPartFilesAreDeleted();
+	}
+
+	@Test
+	void onePartForAListOfFilePartsIsAListOfOneAndOptionalPartsMayBeMissing() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("attachment", "b".getBytes(StandardCharsets.UTF_8)).filename("b.txt");
+		form.part("note", "n");
+		assertThat(postMultipart("/form/files", form).getBody()).isEqualTo("[\"b.txt:1:b\",\"note:n\"]");
+	}
+
+	@Test
+	void textFieldWhereFilePartsAreExpectedIsNotAFilePart() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("attachment", "not a file");
+		form.part("note", "n");
+		ResponseEntity<String> response = postMultipart("/form/files", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("Required form field 'attachment'");
+	}
+
+	@Test
+	void filePartWhereTextIsExpectedIsNotText() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("attachment", "b".getBytes(StandardCharsets.UTF_8)).filename("b.txt");
+		form.part("note", "n".getBytes(StandardCharsets.UTF_8)).filename("note.txt");
+		ResponseEntity<String> response = postMultipart("/form/files", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("Required form field 'note'");
+	}
+
+	@Test
+	void filePartsOfAnUrlencodedFormAreMissing() {
+		ResponseEntity<String> response = postForm("/form/files", "attachment=b&note=n");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("Required form field 'attachment'");
+	}
+
+	@Test
+	void morePartsThanTheLimitIsContentTooLargeAndTheirFilesAreDeleted() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		for (int i = 0; i < 21; i++) {
+			form.part("f", ("part " + i + "x".repeat(2000)).getBytes(StandardCharsets.UTF_8)).filename(i + ".txt");
+		}
+		ResponseEntity<String> response = postMultipart("/form/files", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
+		assertThat(response.getBody()).contains("more than 20 fields");
+		assertThatPartFilesAreDeleted();
+	}
+
+	@Test
+	void filePartOverTheDiskLimitIsContentTooLarge() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("attachment", new byte[17 * 1024]).filename("big.bin");
+		ResponseEntity<String> response = postMultipart("/form/files", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
+		assertThatPartFilesAreDeleted();
+	}
+
+	@Test
+	void textPartOverTheMemoryLimitIsContentTooLarge() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("name", "x".repeat(2000));
+		ResponseEntity<String> response = postMultipart("/form/fields", form);
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE);
+	}
+
+	@Test
+	void multipartFormWithoutABoundaryIsABadRequest() {
+		ResponseEntity<String> response = postRaw("/form/fields", "multipart/form-data",
+				"--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n--x--\r\n");
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("No multipart boundary found");
+	}
+
+	@Test
+	void truncatedMultipartFormIsABadRequest() {
+		ResponseEntity<String> response = postRaw("/form/fields", "multipart/form-data; boundary=x",
+				"--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n--x\r\n"
+						+ "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
+						+ "y".repeat(3000));
+		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(response.getBody()).contains("Could not find end of body");
+		assertThatPartFilesAreDeleted();
+	}
+
+	@Test
+	void formParametersAndRequestParametersReadMultipartForms() {
+		MultipartBodyBuilder form = new MultipartBodyBuilder();
+		form.part("q", "form");
+		form.part("p", "1");
+		form.part("file", "f".getBytes(StandardCharsets.UTF_8)).filename("f.txt");
+		ResponseEntity<String> response = postMultipart("/form/parameters?q=query", form);
+		assertThat(response.getBody()).isEqualTo("q=query p=1 all q=[query, form]");
+	}
+
+	private static void assertThatPartFilesAreDeleted() {
+		// Deleted when the exchange completes, which may be just after the answer is sent
+		Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			try (Stream<Path> files = Files.list(Path.of(PART_FILES))) {
+				assertThat(files).isEmpty();
+			}
+		});
+	}
+
+	private ResponseEntity<String> postMultipart(String uri, MultipartBodyBuilder form) {
+		return this.client.post()
+			.uri(uri)
+			.body(BodyInserters.fromMultipartData(form.build()))
+			.exchangeToMono((response) -> response.toEntity(String.class))
+			.block();
+	}
+
+	private ResponseEntity<String> postRaw(String uri, String contentType, String body) {
+		return this.client.post()
+			.uri(uri)
+			.header("Content-Type", contentType)
+			.bodyValue(body.getBytes(StandardCharsets.UTF_8))
+			.exchangeToMono((response) -> response.toEntity(String.class))
+			.block();
+	}
+
+	private static Map<String, Object> json(ResponseEntity<String> response) {
+		assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(HttpStatus.OK);
+		return JsonMapper.shared().readValue(response.getBody(), new TypeReference<Map<String, Object>>() {
+		});
 	}
 
 	private List<String> serverReads() {

@@ -10,15 +10,19 @@ import java.util.List;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
+import org.springframework.http.client.MultipartBodyBuilder;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.BodyInserters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The curl lines of the README's sample section, each followed by a {@code # answer} line,
  * replayed with a {@code WebTestClient}: the README shows what the sample answers, and
- * this keeps it true. Understands what those lines use: a URL, {@code -H 'Name: value'}
- * and {@code -d 'body'} (a POST, a form unless a Content-Type is given, as curl does).
+ * this keeps it true. Understands what those lines use: a URL, {@code -H 'Name: value'},
+ * {@code -d 'body'} (a POST, a form unless a Content-Type is given, as curl does) and
+ * {@code -F 'name=value;filename=...;type=...'} (a POST of a multipart form, a part per
+ * {@code -F}, its value given inline).
  */
 final class ReadmeCurlLines {
 
@@ -66,6 +70,7 @@ final class ReadmeCurlLines {
 			String url = null;
 			String body = null;
 			List<String> headers = new ArrayList<>();
+			MultipartBodyBuilder parts = null;
 			for (int i = 1; i < words.size(); i++) {
 				String word = words.get(i);
 				switch (word) {
@@ -73,6 +78,10 @@ final class ReadmeCurlLines {
 					}
 					case "-H" -> headers.add(words.get(++i));
 					case "-d" -> body = words.get(++i);
+					case "-F" -> {
+						parts = (parts != null) ? parts : new MultipartBodyBuilder();
+						addPart(parts, words.get(++i));
+					}
 					default -> {
 						assertThat(word).as("an option this replay does not know, in " + this.command)
 							.doesNotStartWith("-");
@@ -81,7 +90,8 @@ final class ReadmeCurlLines {
 				}
 			}
 			assertThat(url).as(this.command).startsWith("localhost:8080/");
-			WebTestClient.RequestBodySpec request = client.method((body != null) ? HttpMethod.POST : HttpMethod.GET)
+			WebTestClient.RequestBodySpec request = client
+				.method((body != null || parts != null) ? HttpMethod.POST : HttpMethod.GET)
 				.uri(url.substring("localhost:8080".length()));
 			boolean contentType = false;
 			for (String header : headers) {
@@ -96,8 +106,29 @@ final class ReadmeCurlLines {
 				}
 				request.bodyValue(body);
 			}
+			if (parts != null) {
+				request.body(BodyInserters.fromMultipartData(parts.build()));
+			}
 			byte[] answer = request.exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
 			return new String((answer != null) ? answer : new byte[0], StandardCharsets.UTF_8);
+		}
+
+		/** A {@code -F} part as curl sends it: {@code name=value}, then {@code ;filename=} and {@code ;type=}. */
+		private static void addPart(MultipartBodyBuilder parts, String option) {
+			int equals = option.indexOf('=');
+			String[] value = option.substring(equals + 1).split(";");
+			MultipartBodyBuilder.PartBuilder part = parts.part(option.substring(0, equals),
+					value[0].getBytes(StandardCharsets.UTF_8));
+			for (int i = 1; i < value.length; i++) {
+				String setting = value[i].trim();
+				if (setting.startsWith("filename=")) {
+					part.filename(setting.substring("filename=".length()));
+				}
+				else {
+					assertThat(setting).as("a -F setting this replay knows").startsWith("type=");
+					part.contentType(MediaType.parseMediaType(setting.substring("type=".length())));
+				}
+			}
 		}
 
 		/** Split a shell line into words, honouring single quotes (all the README uses). */

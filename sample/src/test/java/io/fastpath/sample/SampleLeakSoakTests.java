@@ -46,6 +46,8 @@ class SampleLeakSoakTests {
 
 	private static final String FORM = "application/x-www-form-urlencoded";
 
+	private static final String MULTIPART = "multipart/form-data; boundary=b";
+
 	@LocalServerPort
 	private int port;
 
@@ -60,6 +62,10 @@ class SampleLeakSoakTests {
 				new Request("POST", "/signup", FORM, "email=a%40b.io&seats=2&tag=x&tag=y", 200),
 				new Request("POST", "/search?q=tea", FORM, "q=cake&size=10", 200),
 				new Request("POST", "/feedback", FORM, "rating=5&comment=ok", 200),
+				new Request("POST", "/support", MULTIPART, part("subject", null, "help") + part("attachment", "a.txt",
+						"x".repeat(300_000)) + "--b--\r\n", 200),
+				new Request("POST", "/support", MULTIPART, part("subject", null, "cut") + part("attachment", "a.txt",
+						"x".repeat(1000)), 400),
 				new Request("POST", "/echo", "text/plain", "hello", 200),
 				new Request("POST", "/orders/batch", JSON, orders.substring(0, orders.length() / 2), 400),
 				new Request("POST", "/orders/stream", JSON, "[{\"id\":\"o-1\"},{x}]", 400),
@@ -128,6 +134,12 @@ class SampleLeakSoakTests {
 			return this.method + " " + this.uri + kind + " -> " + this.expectedStatus;
 		}
 
+	}
+
+	/** A part of a {@link #MULTIPART} body, without the closing boundary. */
+	private static String part(String name, String filename, String content) {
+		return "--b\r\nContent-Disposition: form-data; name=\"" + name + "\""
+				+ ((filename != null) ? "; filename=\"" + filename + "\"" : "") + "\r\n\r\n" + content + "\r\n";
 	}
 
 }

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "fastpath.enabled=false", "spring.webflux.problemdetails.enabled=true" })
-class FormArgumentsOnStockIntegrationTests extends RealServerTests {
+abstract class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 
 	@Test
 	void formArgumentsAreBoundFromTheStockForm() {

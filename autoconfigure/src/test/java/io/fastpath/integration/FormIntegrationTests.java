@@ -16,7 +16,7 @@ import org.springframework.web.reactive.function.BodyInserters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Forms over real HTTP, read by Fastpath's lazy form reader on a Reactor Netty server:
+ * Forms over real HTTP, read by Fastpath's lazy form reader on each server:
  * {@code @FormParam} of each supported type, {@code FormParameters},
  * {@code RequestParameters}, {@code getFormData()}, {@code @ModelAttribute}, functional
  * {@code formData()}, the limits and malformed bodies (answered as RFC 9457 problem
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.http.codecs.max-in-memory-size=8KB", "fastpath.form.max-parameters=20",
 				"spring.webflux.problemdetails.enabled=true" })
-class FormIntegrationTests extends RealServerTests {
+abstract class FormIntegrationTests extends RealServerTests {
 
 	private static final String FIELDS = "name=Ada+Lovelace&age=36&active=true&color=GREEN&score=1&score=2"
 			+ "&nickname=%C3%A0da&ticket=&source=form";

@@ -70,6 +70,7 @@ public class JsonArrayDecodeBenchmark {
 
 	private final JsonArrayDecoder fastpathDecoder = new JsonArrayDecoder(this.mapper);
 
+	@SuppressWarnings("NullAway.Init") // set by setUp(), through mono(...) or flux(...)
 	private ResolvableType type;
 
 	private boolean flux;

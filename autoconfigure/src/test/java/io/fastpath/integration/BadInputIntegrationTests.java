@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it succeeds. Bodies come with a Content-Length or chunked (in 7-byte chunks, sent at
  * once). Two servers close the connection instead, with stock readers too, and then a new
  * connection must succeed: Reactor Netty one whose chunked body was still arriving when
- * the application stopped reading it, and Tomcat one answered with a 400 or a 413 (it
- * says so with {@code Connection: close}). Netty's paranoid leak detector must report
+ * the application stopped reading it, Jetty one whose body the application left unread
+ * at the size limit, and Tomcat one answered with a 400 or a 413 (it says so with
+ * {@code Connection: close}). Netty's paranoid leak detector must report
  * nothing.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -124,8 +125,10 @@ abstract class BadInputIntegrationTests extends RealServerTests {
 					// Reactor Netty closes a connection whose request body the application
 					// stopped reading before its last chunk arrived (stock readers alike): only
 					// chunked bodies can still be arriving after a body with a Content-Length
-					// was read.
-					assertThat(chunked).as("the connection was closed after a body with a Content-Length")
+					// was read. Jetty closes one whose body the application left unread (a 413
+					// at the size limit) if the rest had not arrived when the answer was done.
+					boolean leftUnread = chunked || ("Jetty".equals(server()) && status == 413);
+					assertThat(leftUnread).as("the connection was closed after a body that was read whole")
 						.isTrue();
 					next = goodRequestOnANewConnection();
 				}

@@ -61,6 +61,11 @@ abstract class RealServerTests {
 		this.recorder.clear();
 	}
 
+	/** The server the test runs on: Netty, Tomcat or Jetty. */
+	protected String server() {
+		return this.server;
+	}
+
 	@Test
 	void runsOnTheServerItIsNamedFor() {
 		assertThat(this.context.getWebServer()).isNotNull()

@@ -6,8 +6,14 @@
 # latency percentiles (of the last round) and the on/off ratio (also written to
 # benchmarks/results/load.md). Bounded: about 3.5 minutes with the defaults below.
 #
-#   benchmarks/load.sh                         # every endpoint
+#   benchmarks/load.sh                         # every endpoint, on Reactor Netty
+#   SERVER=tomcat benchmarks/load.sh           # on Tomcat (or jetty; netty is the default)
 #   DURATION=20 CONNECTIONS=32 benchmarks/load.sh
+#
+# SERVER: the sample's jar is built with -Pall-servers (Reactor Netty, Tomcat and Jetty),
+# and Boot is left the chosen server's auto-configuration alone (spring.autoconfigure.exclude);
+# WebClient stays on Reactor Netty's connector whatever the server. The report goes to
+# benchmarks/results/load.md (netty) or load-SERVER.md.
 #
 # Needs wrk (Debian package "wrk"): installed with apt-get when running as root, otherwise
 # the script says how to install it and stops.
@@ -21,7 +27,16 @@ CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-1}          # wrk threads; the server gets the other core
 PORT=${PORT:-18080}            # stock; Fastpath listens on PORT + 1
 JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
-REPORT=benchmarks/results/load.md
+SERVER=${SERVER:-netty}         # netty, tomcat or jetty
+NETTY_SERVER=org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration
+TOMCAT_SERVER=org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration
+JETTY_SERVER=org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration
+case "$SERVER" in
+	netty) EXCLUDED="$TOMCAT_SERVER,$JETTY_SERVER"; SERVER_NAME=Netty; REPORT=benchmarks/results/load.md ;;
+	tomcat) EXCLUDED="$NETTY_SERVER,$JETTY_SERVER"; SERVER_NAME=Tomcat; REPORT=benchmarks/results/load-tomcat.md ;;
+	jetty) EXCLUDED="$NETTY_SERVER,$TOMCAT_SERVER"; SERVER_NAME=Jetty; REPORT=benchmarks/results/load-jetty.md ;;
+	*) echo "SERVER must be netty, tomcat or jetty, not '$SERVER'" >&2; exit 1 ;;
+esac
 
 if ! command -v wrk >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -35,8 +50,10 @@ if ! command -v wrk >/dev/null 2>&1; then
 	fi
 fi
 
-if [ ! -f sample/target/fastpath-sample.jar ] || [ -n "$(find sample/src autoconfigure/src -newer sample/target/fastpath-sample.jar -type f | head -1)" ]; then
-	./mvnw -B -q -pl sample -am package -DskipTests
+JAR=sample/target/fastpath-sample.jar
+if [ ! -f "$JAR" ] || [ -n "$(find sample/src sample/pom.xml autoconfigure/src -newer "$JAR" -type f | head -1)" ] \
+		|| ! unzip -l "$JAR" | grep -q 'BOOT-INF/lib/tomcat-embed-core-' || ! unzip -l "$JAR" | grep -q 'BOOT-INF/lib/jetty-server-'; then
+	./mvnw -B -q -pl sample -am package -DskipTests -Pall-servers
 fi
 
 work=$(mktemp -d)
@@ -50,11 +67,19 @@ trap cleanup EXIT
 
 pids=()
 start_server() { # $1: true or false (fastpath.enabled), $2: port
-	java $JAVA_OPTS -jar sample/target/fastpath-sample.jar --server.port="$2" --server.address=127.0.0.1 \
-		--fastpath.enabled="$1" --logging.level.root=warn >"$work/server-$1.log" 2>&1 &
+	java $JAVA_OPTS -jar "$JAR" --server.port="$2" --server.address=127.0.0.1 \
+		--spring.autoconfigure.exclude="$EXCLUDED" --fastpath.enabled="$1" \
+		--logging.level.org.springframework.boot.reactor.netty.NettyWebServer=info \
+		--logging.level.org.springframework.boot.tomcat.TomcatWebServer=info \
+		--logging.level.org.springframework.boot.jetty.JettyWebServer=info >"$work/server-$1.log" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 1 120); do
 		if curl -sf "http://127.0.0.1:$2/orders/ids" -H 'Content-Type: application/json' -d '[1]' >/dev/null 2>&1; then
+			if ! grep -q "$SERVER_NAME started on port $2" "$work/server-$1.log"; then
+				echo "The sample did not start on $SERVER_NAME; its log:" >&2
+				cat "$work/server-$1.log" >&2
+				exit 1
+			fi
 			return 0
 		fi
 		sleep 0.5
@@ -120,7 +145,7 @@ curl -sf "http://127.0.0.1:$PORT/catalog/orders?count=100" >"$work/orders.json"
 echo "[$(seq -s, 1 1000)]" >"$work/ids.json"
 printf 'email=ada%%40example.com&seats=2&tag=math&tag=engines&referrer=friend%%20of%%20a%%20friend&plan=PREMIUM' >"$work/signup.form"
 printf 'q=cake&size=10&sort=price&filter=in+stock&from=2026-01-01&to=2026-12-31' >"$work/search.form"
-echo "Measuring stock Spring (port $PORT) and Fastpath (port $((PORT + 1))), alternating ..." >&2
+echo "Measuring stock Spring (port $PORT) and Fastpath (port $((PORT + 1))) on $SERVER_NAME, alternating ..." >&2
 measure >"$work/results.txt"
 
 {
@@ -137,5 +162,5 @@ measure >"$work/results.txt"
 	echo
 	echo "wrk: $THREADS thread(s), $CONNECTIONS connections; per endpoint and mode ${WARMUP}s warmup, then $ROUNDS rounds"
 	echo "of ${DURATION}s alternating stock and Fastpath (req/s: mean of the rounds; latency: last round);"
-	echo "both servers and wrk on one machine over loopback ($(nproc) cores); server JVM options: $JAVA_OPTS."
+	echo "both servers ($SERVER_NAME) and wrk on one machine over loopback ($(nproc) cores); server JVM options: $JAVA_OPTS."
 } | tee "$REPORT"

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatException;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.http.codecs.max-in-memory-size=1MB")
-class FaultsIntegrationTests extends RealServerTests {
+abstract class FaultsIntegrationTests extends RealServerTests {
 
 	private static final ParameterizedTypeReference<List<Person>> PEOPLE = new ParameterizedTypeReference<>() {
 	};

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "fastpath.enabled=false", "spring.webflux.problemdetails.enabled=true",
 				"spring.webflux.multipart.max-parts=12", "spring.webflux.multipart.max-in-memory-size=1KB" })
-class FormArgumentsOnStockIntegrationTests extends RealServerTests {
+abstract class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 
 	@Test
 	void formArgumentsAreBoundFromTheStockForm() {

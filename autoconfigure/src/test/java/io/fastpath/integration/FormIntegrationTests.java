@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * Forms over real HTTP, read by Fastpath's lazy form reader on a Reactor Netty server:
+ * Forms over real HTTP, read by Fastpath's lazy form reader on each server:
  * {@code @FormParam} of each supported type, {@code FormParameters},
  * {@code RequestParameters}, {@code getFormData()}, {@code @ModelAttribute}, functional
  * {@code formData()}, the limits and malformed bodies (answered as RFC 9457 problem
@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.entry;
 				"spring.webflux.problemdetails.enabled=true", "spring.webflux.multipart.max-in-memory-size=1KB",
 				"spring.webflux.multipart.max-disk-usage-per-part=16KB",
 				"spring.webflux.multipart.file-storage-directory=" + FormIntegrationTests.PART_FILES })
-class FormIntegrationTests extends RealServerTests {
+abstract class FormIntegrationTests extends RealServerTests {
 
 	/** Where parts too large for memory are stored: empty after every request. */
 	static final String PART_FILES = "target/form-integration-tests-parts";

@@ -19,12 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * JSON arrays over real HTTP: {@code @RequestBody List<T>}, {@code Flux<T>} and
- * {@code long[]} on a Reactor Netty server, read back with {@code bodyToMono(List)},
+ * {@code long[]} on each server, read back with {@code bodyToMono(List)},
  * {@code bodyToFlux} and {@code toEntityList} through Boot's {@code WebClient.Builder},
  * with Netty's leak detector at paranoid.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class JsonArrayIntegrationTests extends RealServerTests {
+abstract class JsonArrayIntegrationTests extends RealServerTests {
 
 	private static final List<Person> PEOPLE = IntStream.range(0, 500)
 		.mapToObj((i) -> new Person("Person \"" + i + "\" \u00e9\u4e2d", "secret-" + i, i))

@@ -1,22 +1,48 @@
 package io.fastpath.integration;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.web.reactive.function.client.WebClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Base for tests against {@link FastpathTestApplication} on a real port: a client built
  * from Boot's {@code WebClient.Builder}, and the recorder of whole-body reads, cleared
- * before each test.
+ * before each test. Each test class runs on every reactive server Boot offers, nested in
+ * {@link OnNettyIntegrationTests}, {@link OnTomcatIntegrationTests} and
+ * {@link OnJettyIntegrationTests}, which leave Boot one server auto-configuration each.
+ * Each class's server stops when the class is done: the classes hardly share a context,
+ * and two dozen servers left running until the JVM exits hold their threads and outlast
+ * Surefire's wait for the forked JVM to exit.
  */
+@DirtiesContext
 abstract class RealServerTests {
+
+	/** Boot's server auto-configurations, all on the test classpath. */
+	static final String NETTY = "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration";
+
+	static final String TOMCAT = "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration";
+
+	static final String JETTY = "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration";
+
+	/** The server the enclosing class names: Netty, Tomcat or Jetty. */
+	@Value("${fastpath.test.server}")
+	private String server;
+
+	@Autowired
+	private ReactiveWebServerApplicationContext context;
 
 	@LocalServerPort
 	private int port;
@@ -33,6 +59,18 @@ abstract class RealServerTests {
 	void setUpClient() {
 		this.client = this.builder.baseUrl("http://localhost:" + this.port).build();
 		this.recorder.clear();
+	}
+
+	/** The server the test runs on: Netty, Tomcat or Jetty. */
+	protected String server() {
+		return this.server;
+	}
+
+	@Test
+	void runsOnTheServerItIsNamedFor() {
+		assertThat(this.context.getWebServer()).isNotNull()
+			.extracting((webServer) -> webServer.getClass().getSimpleName())
+			.isEqualTo(this.server + "WebServer");
 	}
 
 	/** The bytes as a body of chunks of the given size, sent with chunked encoding. */

@@ -4,15 +4,19 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
@@ -22,20 +26,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every non-stream {@code WebClient} body on real HTTP, read by a client from Boot's
- * {@code WebClient.Builder} (Fastpath) and by a stock client on the same responses: small
+ * {@code WebClient.Builder} (Fastpath) and by a stock client on the same connector and the
+ * same responses: small
  * (a few hundred bytes) and large (about 200 KB) bodies, with a Content-Length and
  * chunked. Results must be identical, the Fastpath path must have been taken, and Netty's
- * paranoid leak detector must report nothing (see NettyLeakDetectionExtension).
+ * paranoid leak detector must report nothing (see NettyLeakDetectionExtension). Run on
+ * every connector by {@link WebClientConnectorsIntegrationTests}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.http.codecs.max-in-memory-size=1MB")
-class WebClientBodiesIntegrationTests extends RealServerTests {
+abstract class WebClientBodiesIntegrationTests extends RealServerTests {
 
 	private static final ParameterizedTypeReference<List<Person>> PEOPLE = new ParameterizedTypeReference<>() {
 	};
 
 	@LocalServerPort
 	private int port;
+
+	/** The connector the enclosing class names: reactor, jdk or jetty. */
+	@Value("${spring.http.clients.reactive.connector}")
+	private String connectorName;
+
+	/** Boot's connector, which its {@code WebClient.Builder} uses. */
+	@Autowired
+	private ClientHttpConnector connector;
 
 	static Stream<Arguments> bodies() {
 		return Stream.of(Arguments.of("small", 6, 300, false), Arguments.of("small", 6, 300, true),
@@ -44,9 +58,16 @@ class WebClientBodiesIntegrationTests extends RealServerTests {
 
 	private WebClient stock() {
 		return WebClient.builder()
+			.clientConnector(this.connector)
 			.baseUrl("http://localhost:" + this.port)
 			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(1024 * 1024))
 			.build();
+	}
+
+	@Test
+	void clientRunsOnTheConnectorItIsNamedFor() {
+		assertThat(this.connector.getClass().getSimpleName())
+			.isEqualToIgnoringCase(this.connectorName + "ClientHttpConnector");
 	}
 
 	@ParameterizedTest(name = "{0} body, chunked={3}")

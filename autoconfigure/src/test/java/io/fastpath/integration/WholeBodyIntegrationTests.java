@@ -17,13 +17,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Whole bodies over real HTTP: a Reactor Netty server reads {@code @RequestBody} values and
+ * Whole bodies over real HTTP: each server reads {@code @RequestBody} values and
  * Boot's {@code WebClient.Builder} reads the echoes, both through Fastpath's aggregator,
  * with Netty's leak detector at paranoid (see NettyLeakDetectionExtension).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.http.codecs.max-in-memory-size=256KB")
-class WholeBodyIntegrationTests extends RealServerTests {
+abstract class WholeBodyIntegrationTests extends RealServerTests {
 
 	private static final int LIMIT = 256 * 1024;
 

@@ -1,0 +1,49 @@
+package io.fastpath.integration;
+
+import org.junit.jupiter.api.Nested;
+
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * The real-server tests on Jetty, through Spring's {@code ServletHttpHandlerAdapter} (as
+ * Boot sets it up): it hands the application heap buffers of a
+ * {@code DefaultDataBufferFactory}, one per read of the servlet input stream, which
+ * Netty's leak detector cannot see. Boot is left this server's auto-configuration alone,
+ * as in an application that has only this server; {@code WebClient} stays on Boot's
+ * default (Reactor Netty) connector.
+ */
+@TestPropertySource(properties = { "fastpath.test.server=Jetty", "server.shutdown=immediate",
+		"spring.autoconfigure.exclude=" + RealServerTests.NETTY + "," + RealServerTests.TOMCAT })
+class OnJettyIntegrationTests {
+
+	@Nested
+	class BadInput extends BadInputIntegrationTests {
+
+	}
+
+	@Nested
+	class Faults extends FaultsIntegrationTests {
+
+	}
+
+	@Nested
+	class Form extends FormIntegrationTests {
+
+	}
+
+	@Nested
+	class FormArgumentsOnStock extends FormArgumentsOnStockIntegrationTests {
+
+	}
+
+	@Nested
+	class JsonArray extends JsonArrayIntegrationTests {
+
+	}
+
+	@Nested
+	class WholeBody extends WholeBodyIntegrationTests {
+
+	}
+
+}

@@ -1,0 +1,47 @@
+package io.fastpath.integration;
+
+import org.junit.jupiter.api.Nested;
+
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * The real-server tests on Reactor Netty, the server of {@code spring-boot-starter-webflux}:
+ * it hands the application pooled direct buffers, which Netty's paranoid leak detector
+ * tracks (see NettyLeakDetectionExtension). Boot is left this server's auto-configuration
+ * alone, as in an application that has only this server.
+ */
+@TestPropertySource(properties = { "fastpath.test.server=Netty", "server.shutdown=immediate",
+		"spring.autoconfigure.exclude=" + RealServerTests.TOMCAT + "," + RealServerTests.JETTY })
+class OnNettyIntegrationTests {
+
+	@Nested
+	class BadInput extends BadInputIntegrationTests {
+
+	}
+
+	@Nested
+	class Faults extends FaultsIntegrationTests {
+
+	}
+
+	@Nested
+	class Form extends FormIntegrationTests {
+
+	}
+
+	@Nested
+	class FormArgumentsOnStock extends FormArgumentsOnStockIntegrationTests {
+
+	}
+
+	@Nested
+	class JsonArray extends JsonArrayIntegrationTests {
+
+	}
+
+	@Nested
+	class WholeBody extends WholeBodyIntegrationTests {
+
+	}
+
+}

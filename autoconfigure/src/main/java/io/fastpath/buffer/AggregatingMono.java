@@ -53,15 +53,20 @@ final class AggregatingMono extends Mono<DataBuffer> {
 
 	private final long expectedLength;
 
-	AggregatingMono(Publisher<? extends DataBuffer> source, int maxByteCount, long expectedLength) {
+	private final Runnable limitExceeded;
+
+	AggregatingMono(Publisher<? extends DataBuffer> source, int maxByteCount, long expectedLength,
+			Runnable limitExceeded) {
 		this.source = source;
 		this.maxByteCount = maxByteCount;
 		this.expectedLength = expectedLength;
+		this.limitExceeded = limitExceeded;
 	}
 
 	@Override
 	public void subscribe(CoreSubscriber<? super DataBuffer> actual) {
-		this.source.subscribe(new AggregatingSubscriber(actual, this.maxByteCount, this.expectedLength));
+		this.source.subscribe(
+				new AggregatingSubscriber(actual, this.maxByteCount, this.expectedLength, this.limitExceeded));
 	}
 
 	static final class AggregatingSubscriber extends BodyBufferingSubscriber<DataBuffer> {
@@ -69,6 +74,8 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		private final int maxByteCount;
 
 		private final long expectedLength;
+
+		private final Runnable limitExceeded;
 
 		/**
 		 * The first buffer received while it is the only one, then the buffer that the body
@@ -85,10 +92,12 @@ final class AggregatingMono extends Mono<DataBuffer> {
 
 		private long byteCount;
 
-		AggregatingSubscriber(CoreSubscriber<? super DataBuffer> actual, int maxByteCount, long expectedLength) {
+		AggregatingSubscriber(CoreSubscriber<? super DataBuffer> actual, int maxByteCount, long expectedLength,
+				Runnable limitExceeded) {
 			super(actual);
 			this.maxByteCount = maxByteCount;
 			this.expectedLength = expectedLength;
+			this.limitExceeded = limitExceeded;
 		}
 
 		@Override
@@ -101,6 +110,7 @@ final class AggregatingMono extends Mono<DataBuffer> {
 			if (this.maxByteCount >= 0 && this.byteCount > this.maxByteCount) {
 				DataBufferUtils.release(buffer);
 				cancelUpstream();
+				this.limitExceeded.run();
 				fail(DataBufferAggregator.limitExceeded(this.maxByteCount));
 				return;
 			}

@@ -34,6 +34,9 @@ public final class DataBufferAggregator {
 	/** Expected length to pass when the caller does not know it. */
 	public static final long UNKNOWN_LENGTH = -1;
 
+	private static final Runnable NOTHING = () -> {
+	};
+
 	private DataBufferAggregator() {
 	}
 
@@ -46,19 +49,37 @@ public final class DataBufferAggregator {
 	 * size the joined buffer and to fail early, the body may still differ from it
 	 * @return the body in one buffer, or an empty {@code Mono} for an empty body
 	 */
-	@SuppressWarnings("unchecked")
 	public static Mono<DataBuffer> aggregate(Publisher<? extends DataBuffer> buffers, int maxByteCount,
 			long expectedLength) {
+		return aggregate(buffers, maxByteCount, expectedLength, NOTHING);
+	}
+
+	/**
+	 * Join the given buffers into one, as {@link #aggregate(Publisher, int, long)}, and
+	 * run the given callback when the body is refused for its size.
+	 * @param buffers the body
+	 * @param maxByteCount the most bytes to hold, or -1 for no limit
+	 * @param expectedLength the body length announced by the sender, or a negative value
+	 * when unknown
+	 * @param limitExceeded run once, before the error is signalled, when the expected
+	 * length or the body exceeds the limit; it must not throw
+	 * @return the body in one buffer, or an empty {@code Mono} for an empty body
+	 */
+	@SuppressWarnings("unchecked")
+	public static Mono<DataBuffer> aggregate(Publisher<? extends DataBuffer> buffers, int maxByteCount,
+			long expectedLength, Runnable limitExceeded) {
 		Assert.notNull(buffers, "'buffers' must not be null");
+		Assert.notNull(limitExceeded, "'limitExceeded' must not be null");
 		if (maxByteCount >= 0 && expectedLength > maxByteCount) {
 			// Nothing was read, so nothing is held: failing here costs the sender no upload.
+			limitExceeded.run();
 			return Mono.error(limitExceeded(maxByteCount));
 		}
 		if (buffers instanceof Mono<?> mono && maxByteCount < 0) {
 			// At most one buffer by contract and no limit to check: already aggregated.
 			return (Mono<DataBuffer>) mono;
 		}
-		return new AggregatingMono(buffers, maxByteCount, expectedLength);
+		return new AggregatingMono(buffers, maxByteCount, expectedLength, limitExceeded);
 	}
 
 	static DataBufferLimitException limitExceeded(int maxByteCount) {

@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.Map;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.ReadListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.util.Assert;
 import org.springframework.util.ConcurrentReferenceHashMap;
 
 /**
@@ -27,9 +29,27 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 
 	private static final Log logger = LogFactory.getLog(JsonArrayDecoding.class);
 
+	private final ReadListener listener;
+
 	/** One decoder, with its reader cache, per stock decoder: readers are listed more than once. */
 	private final Map<JacksonJsonDecoder, JsonArrayDecoder> decoders = new ConcurrentReferenceHashMap<>(4,
 			ConcurrentReferenceHashMap.ReferenceType.WEAK);
+
+	/**
+	 * Create a decorator whose decoders tell nobody which way bodies go.
+	 */
+	public JsonArrayDecoding() {
+		this(ReadListener.NONE);
+	}
+
+	/**
+	 * Create a decorator whose decoders tell the given listener which way each body goes.
+	 * @param listener the listener to tell
+	 */
+	public JsonArrayDecoding(ReadListener listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		this.listener = listener;
+	}
 
 	@Override
 	public List<HttpMessageReader<?>> decorate(List<HttpMessageReader<?>> readers) {
@@ -39,7 +59,7 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 			if (reader.getClass() == DecoderHttpMessageReader.class
 					&& ((DecoderHttpMessageReader<?>) reader).getDecoder().getClass() == JacksonJsonDecoder.class) {
 				JacksonJsonDecoder stock = (JacksonJsonDecoder) ((DecoderHttpMessageReader<?>) reader).getDecoder();
-				result.add(new DecoderHttpMessageReader<>(this.decoders.computeIfAbsent(stock, JsonArrayDecoder::from)));
+				result.add(new DecoderHttpMessageReader<>(this.decoders.computeIfAbsent(stock, this::decoderFor)));
 				replaced = true;
 			}
 			else {
@@ -51,6 +71,10 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 					+ "JSON is read by the configured reader");
 		}
 		return result;
+	}
+
+	private JsonArrayDecoder decoderFor(JacksonJsonDecoder stock) {
+		return JsonArrayDecoder.from(stock, this.listener);
 	}
 
 	private static boolean isFastpathJson(HttpMessageReader<?> reader) {

@@ -54,10 +54,13 @@ public class FormReadBenchmark {
 	@Param({ "read2", "map", "merged" })
 	public String use;
 
+	/** Fastpath's meters: {@code off}, or {@code on} to measure their cost ({@link BenchmarkMeters}). */
+	@Param("off")
+	public String meters;
+
 	private final FormHttpMessageReader stockReader = new FormHttpMessageReader();
 
-	private final LazyFormHttpMessageReader fastpathReader = new LazyFormHttpMessageReader(new FormHttpMessageReader(),
-			1000);
+	private LazyFormHttpMessageReader fastpathReader;
 
 	private final HttpHeaders headers = new HttpHeaders();
 
@@ -79,6 +82,8 @@ public class FormReadBenchmark {
 
 	@Setup
 	public void setUp() {
+		this.fastpathReader = new LazyFormHttpMessageReader(new FormHttpMessageReader(), 1000,
+				BenchmarkMeters.listener(this.meters));
 		StringBuilder form = new StringBuilder();
 		if (this.fields == 5) {
 			form.append("name=Ada+Lovelace&email=ada%40example.com&age=36&city=London&message=Hello%2C+world%21");

@@ -64,11 +64,15 @@ public class JsonArrayDecodeBenchmark {
 	@Param({ "1", "8" })
 	public int buffers;
 
+	/** Fastpath's meters: {@code off}, or {@code on} to measure their cost ({@link BenchmarkMeters}). */
+	@Param("off")
+	public String meters;
+
 	private final JsonMapper mapper = JsonMapper.builder().build();
 
 	private final JacksonJsonDecoder stockDecoder = new JacksonJsonDecoder(this.mapper);
 
-	private final JsonArrayDecoder fastpathDecoder = new JsonArrayDecoder(this.mapper);
+	private JsonArrayDecoder fastpathDecoder;
 
 	private ResolvableType type;
 
@@ -86,6 +90,8 @@ public class JsonArrayDecodeBenchmark {
 
 	@Setup(Level.Trial)
 	public void setUp() {
+		this.fastpathDecoder = JsonArrayDecoder.from(new JacksonJsonDecoder(this.mapper),
+				BenchmarkMeters.listener(this.meters));
 		this.stockDecoder.setMaxInMemorySize(-1);
 		this.fastpathDecoder.setMaxInMemorySize(-1);
 		Random random = new Random(SEED);

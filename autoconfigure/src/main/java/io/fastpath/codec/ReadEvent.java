@@ -49,7 +49,11 @@ public enum ReadEvent {
 	/** JSON past the mapper's {@code StreamReadConstraints} (depth, number or string length): 400. */
 	JSON_CONSTRAINT(Feature.JSON, null, Outcome.REJECTED, "constraint"),
 
-	/** One element of a JSON stream over {@code maxInMemorySize}: 413. */
+	/**
+	 * A JSON body over {@code maxInMemorySize}: one element of a stream, or a whole body
+	 * that the decoder joins itself (the buffer feature's readers count theirs as
+	 * {@link #BUFFER_TOO_LARGE}): 413.
+	 */
 	JSON_TOO_LARGE(Feature.JSON, null, Outcome.REJECTED, "too-large"),
 
 	/** A whole body joined by the aggregator ({@code @RequestBody}, {@code bodyToMono}, ...). */

@@ -99,6 +99,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 
 	private final ReadListener listener;
 
+	/** Tells the listener of a whole body over the limit; one per decoder, not per body. */
+	private final Runnable limitExceeded;
+
 	private final ConcurrentMap<ReaderKey, ReadPlan> plans = new ConcurrentReferenceHashMap<>();
 
 	/**
@@ -112,6 +115,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	private JsonArrayDecoder(JacksonJsonDecoder stock, ReadListener listener) {
 		this.stock = stock;
 		this.listener = listener;
+		this.limitExceeded = () -> listener.onRead(ReadEvent.JSON_TOO_LARGE);
 	}
 
 	/**
@@ -227,7 +231,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 		// The parts are gathered, not joined: heap parts are streamed to the parser, so the
 		// body is never copied into one buffer first (stock joins it).
-		return new BodyPartsMono(input, getMaxInMemorySize()).handle((parts, sink) -> {
+		return new BodyPartsMono(input, getMaxInMemorySize(), this.limitExceeded).handle((parts, sink) -> {
 			if (!parts.isEmpty()) {
 				emit(decodeParts(parts, elementType, mimeType, withContext(hints, sink.contextView())), sink);
 			}

@@ -206,6 +206,20 @@ class JsonArrayDecoderReadEventsTests {
 	}
 
 	@Test
+	void wholeBodyOverTheLimitIsRejectedAsTooLarge() {
+		JacksonJsonDecoder stock = new JacksonJsonDecoder(JsonMapper.shared());
+		stock.setMaxInMemorySize(16);
+		JsonArrayDecoder decoder = JsonArrayDecoder.from(stock, this.events::add);
+		assertThatExceptionOfType(DataBufferLimitException.class).isThrownBy(() -> decoder
+			.decodeToMono(Flux.just("{\"a\":\"0123", "456789abcdef\"}").map(this::heapBuffer), MAP, JSON, null)
+			.block());
+		assertThatExceptionOfType(DataBufferLimitException.class).isThrownBy(() -> stock
+			.decodeToMono(Flux.just("{\"a\":\"0123", "456789abcdef\"}").map(this::heapBuffer), MAP, JSON, null)
+			.block());
+		assertThat(this.events).containsExactly(ReadEvent.JSON_TOO_LARGE);
+	}
+
+	@Test
 	void valuePastTheMappersConstraintsIsRejectedAsConstraint() {
 		JsonMapper shallow = JsonMapper
 			.builder(JsonFactory.builder()

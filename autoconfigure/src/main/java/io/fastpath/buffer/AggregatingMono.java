@@ -120,11 +120,12 @@ final class AggregatingMono extends Mono<DataBuffer> {
 						DataBufferUtils.release(buffer);
 						return;
 					}
-					if (this.held == null) {
+					DataBuffer held = this.held;
+					if (held == null) {
 						this.held = buffer;
 						return;
 					}
-					append(buffer);
+					append(held, buffer);
 				}
 			}
 			catch (Throwable ex) {
@@ -135,11 +136,11 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		}
 
 		/**
-		 * Add a buffer to the body held so far. Every buffer involved ends up in
-		 * {@link #held} or released, also when this throws.
+		 * Add a buffer to the body held so far ({@code target}, which is {@link #held}).
+		 * Every buffer involved ends up in {@link #held} or released, also when this
+		 * throws.
 		 */
-		private void append(DataBuffer next) {
-			DataBuffer target = this.held;
+		private void append(DataBuffer target, DataBuffer next) {
 			boolean nextTaken = false;
 			try {
 				if (NETTY_PRESENT && !this.joined) {

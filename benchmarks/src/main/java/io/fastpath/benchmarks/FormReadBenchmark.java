@@ -4,11 +4,13 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.fastpath.form.FormParameters;
 import io.fastpath.form.LazyFormHttpMessageReader;
 import io.fastpath.form.RequestParameters;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
@@ -109,13 +111,13 @@ public class FormReadBenchmark {
 		this.stockReader.readMono(FORM, request(), NO_HINTS).subscribe(this.sink);
 		MultiValueMap<String, String> form = this.sink.take();
 		return switch (this.use) {
-			case "read2" -> form.getFirst(this.encodedName).length() + form.getFirst(this.plainName).length();
+			case "read2" -> length(form.getFirst(this.encodedName)) + length(form.getFirst(this.plainName));
 			case "map" -> form.size();
 			default -> {
 				MultiValueMap<String, String> all = new LinkedMultiValueMap<>();
 				this.query.forEach(all::addAll);
 				form.forEach(all::addAll);
-				yield all.getFirst("page").length() + all.getFirst(this.encodedName).length();
+				yield length(all.getFirst("page")) + length(all.getFirst(this.encodedName));
 			}
 		};
 	}
@@ -125,17 +127,22 @@ public class FormReadBenchmark {
 		this.fastpathReader.readMono(FORM, request(), NO_HINTS).subscribe(this.sink);
 		MultiValueMap<String, String> form = this.sink.take();
 		return switch (this.use) {
-			case "read2" -> form.getFirst(this.encodedName).length() + form.getFirst(this.plainName).length();
+			case "read2" -> length(form.getFirst(this.encodedName)) + length(form.getFirst(this.plainName));
 			case "map" -> form.size();
 			default -> {
 				RequestParameters all = new RequestParameters(this.query, FormParameters.of(form));
-				yield all.getFirst("page").length() + all.getFirst(this.encodedName).length();
+				yield length(all.getFirst("page")) + length(all.getFirst(this.encodedName));
 			}
 		};
 	}
 
 	private BenchmarkServerRequest request() {
 		return this.request.withBody(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(this.body)));
+	}
+
+	/** A field the benchmark's forms always have: its length, failing loudly if it went missing. */
+	private static int length(@Nullable String value) {
+		return Objects.requireNonNull(value, "field missing").length();
 	}
 
 }

@@ -74,6 +74,7 @@ public class JsonArrayDecodeBenchmark {
 
 	private JsonArrayDecoder fastpathDecoder;
 
+	@SuppressWarnings("NullAway.Init") // set by setUp(), through mono(...) or flux(...)
 	private ResolvableType type;
 
 	private boolean flux;

@@ -3,6 +3,7 @@ package io.fastpath.benchmarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -113,9 +114,9 @@ public class WebClientBenchmark {
 	private int call(WebClient client) {
 		WebClient.ResponseSpec response = client.get().uri("/" + this.size).retrieve();
 		return switch (this.call) {
-			case "bodyToMonoList" -> response.bodyToMono(POJOS).block(TIMEOUT).size();
-			case "toEntityList" -> response.toEntityList(Pojo.class).block(TIMEOUT).getBody().size();
-			case "bodyToMonoString" -> response.bodyToMono(String.class).block(TIMEOUT).length();
+			case "bodyToMonoList" -> Objects.requireNonNull(response.bodyToMono(POJOS).block(TIMEOUT)).size();
+			case "toEntityList" -> Objects.requireNonNull(Objects.requireNonNull(response.toEntityList(Pojo.class).block(TIMEOUT)).getBody()).size();
+			case "bodyToMonoString" -> Objects.requireNonNull(response.bodyToMono(String.class).block(TIMEOUT)).length();
 			default -> throw new IllegalArgumentException("Unknown call " + this.call);
 		};
 	}

@@ -2,10 +2,13 @@ package io.fastpath.autoconfigure;
 
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.ReadListener;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.json.JsonArrayDecoding;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -48,6 +51,12 @@ public final class FastpathAutoConfiguration {
 	/** Order of the form feature among reader decorators: it replaces its own reader only. */
 	public static final int FORM_ORDER = 10;
 
+	@Bean
+	@ConditionalOnMissingBean
+	FastpathStartupLogger fastpathStartupLogger(ListableBeanFactory beanFactory) {
+		return new FastpathStartupLogger(beanFactory);
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBooleanProperty(name = "fastpath.buffer.enabled", matchIfMissing = true)
 	static class BufferConfiguration {
@@ -55,8 +64,8 @@ public final class FastpathAutoConfiguration {
 		@Bean
 		@Order(BUFFER_ORDER)
 		@ConditionalOnMissingBean
-		WholeBodyAggregation fastpathWholeBodyAggregation() {
-			return new WholeBodyAggregation();
+		WholeBodyAggregation fastpathWholeBodyAggregation(ObjectProvider<ReadListener> listeners) {
+			return new WholeBodyAggregation(ReadListeners.of(listeners));
 		}
 
 	}
@@ -71,8 +80,9 @@ public final class FastpathAutoConfiguration {
 		@Bean
 		@Order(JSON_ORDER)
 		@ConditionalOnMissingBean
-		JsonArrayDecoding fastpathJsonArrayDecoding(FastpathProperties properties) {
-			return new JsonArrayDecoding(properties.getJson().isOptimizeCreators());
+		JsonArrayDecoding fastpathJsonArrayDecoding(FastpathProperties properties,
+				ObjectProvider<ReadListener> listeners) {
+			return new JsonArrayDecoding(properties.getJson().isOptimizeCreators(), ReadListeners.of(listeners));
 		}
 
 	}
@@ -84,8 +94,9 @@ public final class FastpathAutoConfiguration {
 		@Bean
 		@Order(FORM_ORDER)
 		@ConditionalOnMissingBean
-		LazyFormDecoding fastpathLazyFormDecoding(FastpathProperties properties) {
-			return new LazyFormDecoding(properties.getForm().getMaxParameters());
+		LazyFormDecoding fastpathLazyFormDecoding(FastpathProperties properties,
+				ObjectProvider<ReadListener> listeners) {
+			return new LazyFormDecoding(properties.getForm().getMaxParameters(), ReadListeners.of(listeners));
 		}
 
 	}

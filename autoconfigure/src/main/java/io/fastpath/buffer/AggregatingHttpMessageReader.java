@@ -6,6 +6,9 @@ import java.util.Map;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ResolvableType;
@@ -51,15 +54,32 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 
 	private final Decoder<T> decoder;
 
+	private final ReadListener listener;
+
+	/** Tells the listener of a body over the limit; one per reader, not per body. */
+	private final Runnable limitExceeded;
+
 	/**
 	 * Decorate the given reader.
 	 * @param delegate a stock reader whose decoder is {@linkplain #supports(Decoder) supported}
 	 */
 	public AggregatingHttpMessageReader(DecoderHttpMessageReader<T> delegate) {
+		this(delegate, ReadListener.NONE);
+	}
+
+	/**
+	 * Decorate the given reader, telling the given listener of each whole body read.
+	 * @param delegate a stock reader whose decoder is {@linkplain #supports(Decoder) supported}
+	 * @param listener the listener to tell
+	 */
+	public AggregatingHttpMessageReader(DecoderHttpMessageReader<T> delegate, ReadListener listener) {
 		Assert.isTrue(supports(delegate.getDecoder()),
 				() -> "Decoder " + delegate.getDecoder() + " does not aggregate with DataBufferUtils.join");
+		Assert.notNull(listener, "'listener' must not be null");
 		this.delegate = delegate;
 		this.decoder = delegate.getDecoder();
+		this.listener = listener;
+		this.limitExceeded = () -> listener.onRead(ReadEvent.BUFFER_TOO_LARGE);
 	}
 
 	/**
@@ -115,12 +135,15 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 		MediaType contentType = message.getHeaders().getContentType();
 		// Same default as DecoderHttpMessageReader#getContentType.
 		MediaType mimeType = (contentType != null) ? contentType : MediaType.APPLICATION_OCTET_STREAM;
+		this.listener.onRead(ReadEvent.BUFFER_WHOLE_BODY);
 		long contentLength = message.getHeaders().getContentLength();
 		// A request's Content-Length always frames a body that follows, so one over the limit
 		// fails before anything is read; a response's may describe a body not sent.
 		Mono<DataBuffer> body = (message instanceof ServerHttpRequest)
-				? DataBufferAggregator.aggregate(message.getBody(), maxInMemorySize(), contentLength)
-				: DataBufferAggregator.aggregateResponseBody(message.getBody(), maxInMemorySize(), contentLength);
+				? DataBufferAggregator.aggregate(message.getBody(), maxInMemorySize(), contentLength,
+						this.limitExceeded)
+				: DataBufferAggregator.aggregateResponseBody(message.getBody(), maxInMemorySize(), contentLength,
+						this.limitExceeded);
 		return this.decoder.decodeToMono(body, elementType, mimeType, hints);
 	}
 

@@ -54,15 +54,20 @@ final class AggregatingMono extends Mono<DataBuffer> {
 
 	private final long expectedLength;
 
-	AggregatingMono(Publisher<? extends DataBuffer> source, int maxByteCount, long expectedLength) {
+	private final Runnable limitExceeded;
+
+	AggregatingMono(Publisher<? extends DataBuffer> source, int maxByteCount, long expectedLength,
+			Runnable limitExceeded) {
 		this.source = source;
 		this.maxByteCount = maxByteCount;
 		this.expectedLength = expectedLength;
+		this.limitExceeded = limitExceeded;
 	}
 
 	@Override
 	public void subscribe(CoreSubscriber<? super DataBuffer> actual) {
-		this.source.subscribe(new AggregatingSubscriber(actual, this.maxByteCount, this.expectedLength));
+		this.source.subscribe(
+				new AggregatingSubscriber(actual, this.maxByteCount, this.expectedLength, this.limitExceeded));
 	}
 
 	static final class AggregatingSubscriber extends BodyBufferingSubscriber<DataBuffer> {
@@ -70,6 +75,8 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		private final int maxByteCount;
 
 		private final long expectedLength;
+
+		private final Runnable limitExceeded;
 
 		/**
 		 * The first buffer received while it is the only one, then the buffer that the body
@@ -86,10 +93,12 @@ final class AggregatingMono extends Mono<DataBuffer> {
 
 		private long byteCount;
 
-		AggregatingSubscriber(CoreSubscriber<? super DataBuffer> actual, int maxByteCount, long expectedLength) {
+		AggregatingSubscriber(CoreSubscriber<? super DataBuffer> actual, int maxByteCount, long expectedLength,
+				Runnable limitExceeded) {
 			super(actual);
 			this.maxByteCount = maxByteCount;
 			this.expectedLength = expectedLength;
+			this.limitExceeded = limitExceeded;
 		}
 
 		@Override
@@ -105,6 +114,7 @@ final class AggregatingMono extends Mono<DataBuffer> {
 					&& (this.byteCount > this.maxByteCount || this.expectedLength > this.maxByteCount)) {
 				DataBufferUtils.release(buffer);
 				cancelUpstream();
+				this.limitExceeded.run();
 				fail(DataBufferAggregator.limitExceeded(this.maxByteCount));
 				return;
 			}

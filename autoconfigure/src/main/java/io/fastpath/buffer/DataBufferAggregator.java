@@ -38,6 +38,9 @@ public final class DataBufferAggregator {
 	/** Expected length to pass when the caller does not know it. */
 	public static final long UNKNOWN_LENGTH = -1;
 
+	private static final Runnable NOTHING = () -> {
+	};
+
 	private DataBufferAggregator() {
 	}
 
@@ -53,12 +56,31 @@ public final class DataBufferAggregator {
 	 */
 	public static Mono<DataBuffer> aggregate(Publisher<? extends DataBuffer> buffers, int maxByteCount,
 			long expectedLength) {
+		return aggregate(buffers, maxByteCount, expectedLength, NOTHING);
+	}
+
+	/**
+	 * Join the given buffers into one, as {@link #aggregate(Publisher, int, long)}, and
+	 * run the given callback when the body is refused for its size.
+	 * @param buffers the body
+	 * @param maxByteCount the most bytes to hold, or -1 for no limit
+	 * @param expectedLength the body length announced by the sender, or a negative value
+	 * when unknown
+	 * @param limitExceeded run once, before the error is signalled, when the expected
+	 * length or the body exceeds the limit; it must not throw
+	 * @return the body in one buffer, or an empty {@code Mono} for an empty body
+	 */
+	@SuppressWarnings("unchecked")
+	public static Mono<DataBuffer> aggregate(Publisher<? extends DataBuffer> buffers, int maxByteCount,
+			long expectedLength, Runnable limitExceeded) {
 		Assert.notNull(buffers, "'buffers' must not be null");
+		Assert.notNull(limitExceeded, "'limitExceeded' must not be null");
 		if (maxByteCount >= 0 && expectedLength > maxByteCount) {
 			// Nothing was read, so nothing is held: failing here costs the sender no upload.
+			limitExceeded.run();
 			return Mono.error(limitExceeded(maxByteCount));
 		}
-		return aggregateResponseBody(buffers, maxByteCount, expectedLength);
+		return aggregateResponseBody(buffers, maxByteCount, expectedLength, limitExceeded);
 	}
 
 	/**
@@ -69,13 +91,13 @@ public final class DataBufferAggregator {
 	 */
 	@SuppressWarnings("unchecked")
 	static Mono<DataBuffer> aggregateResponseBody(Publisher<? extends DataBuffer> buffers, int maxByteCount,
-			long expectedLength) {
+			long expectedLength, Runnable limitExceeded) {
 		if (buffers instanceof Mono<?> mono) {
 			// At most one buffer by contract, and already held: DataBufferUtils.join passes it
 			// on unchecked, and so do we.
 			return (Mono<DataBuffer>) mono;
 		}
-		return new AggregatingMono(buffers, maxByteCount, expectedLength);
+		return new AggregatingMono(buffers, maxByteCount, expectedLength, limitExceeded);
 	}
 
 	static DataBufferLimitException limitExceeded(int maxByteCount) {

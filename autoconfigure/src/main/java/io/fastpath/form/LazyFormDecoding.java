@@ -9,6 +9,7 @@ import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.util.Assert;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.ReadListener;
 
 /**
  * Puts {@link LazyFormHttpMessageReader} in place of the stock
@@ -31,6 +32,8 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 
 	private final int maxFields;
 
+	private final ReadListener listener;
+
 	/**
 	 * Create a decorator with the default limit of {@value #DEFAULT_MAX_FIELDS} fields.
 	 */
@@ -43,8 +46,28 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 	 * @param maxFields the most fields a form may have
 	 */
 	public LazyFormDecoding(int maxFields) {
+		this(maxFields, ReadListener.NONE);
+	}
+
+	/**
+	 * Create a decorator with the given limit on form fields, whose readers tell the given
+	 * listener which way each form goes.
+	 * @param maxFields the most fields a form may have
+	 * @param listener the listener to tell
+	 */
+	public LazyFormDecoding(int maxFields, ReadListener listener) {
 		Assert.isTrue(maxFields >= 0, "Maximum number of fields must not be negative");
+		Assert.notNull(listener, "'listener' must not be null");
 		this.maxFields = maxFields;
+		this.listener = listener;
+	}
+
+	/**
+	 * Return the most fields a form may have.
+	 * @return the field limit
+	 */
+	public int getMaxFields() {
+		return this.maxFields;
 	}
 
 	@Override
@@ -52,7 +75,7 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 		List<HttpMessageReader<?>> result = new ArrayList<>(readers.size());
 		for (HttpMessageReader<?> reader : readers) {
 			if (reader.getClass() == FormHttpMessageReader.class) {
-				result.add(new LazyFormHttpMessageReader((FormHttpMessageReader) reader, this.maxFields));
+				result.add(new LazyFormHttpMessageReader((FormHttpMessageReader) reader, this.maxFields, this.listener));
 			}
 			else if (reader.getClass() == MultipartHttpMessageReader.class) {
 				result.add(countingParts((MultipartHttpMessageReader) reader));

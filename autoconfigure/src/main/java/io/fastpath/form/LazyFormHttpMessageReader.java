@@ -32,6 +32,8 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ContentTooLargeException;
 
 import io.fastpath.buffer.DataBufferAggregator;
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
 
 /**
  * Reads {@code application/x-www-form-urlencoded} request bodies into
@@ -60,16 +62,31 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 
 	private final int maxFields;
 
+	private final ReadListener listener;
+
 	/**
 	 * Create a reader in place of the given stock reader.
 	 * @param stock the reader whose settings to follow, and which reads client responses
 	 * @param maxFields the most fields a form may have
 	 */
 	public LazyFormHttpMessageReader(FormHttpMessageReader stock, int maxFields) {
+		this(stock, maxFields, ReadListener.NONE);
+	}
+
+	/**
+	 * Create a reader in place of the given stock reader that tells the given listener
+	 * which way each form goes.
+	 * @param stock the reader whose settings to follow, and which reads client responses
+	 * @param maxFields the most fields a form may have
+	 * @param listener the listener to tell
+	 */
+	public LazyFormHttpMessageReader(FormHttpMessageReader stock, int maxFields, ReadListener listener) {
 		Assert.notNull(stock, "Stock reader must not be null");
 		Assert.isTrue(maxFields >= 0, "Maximum number of fields must not be negative");
+		Assert.notNull(listener, "'listener' must not be null");
 		this.stock = stock;
 		this.maxFields = maxFields;
+		this.listener = listener;
 	}
 
 	/**
@@ -110,8 +127,10 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 			ReactiveHttpInputMessage message, Map<String, Object> hints) {
 
 		if (!(message instanceof ServerHttpRequest)) {
+			this.listener.onRead(ReadEvent.FORM_CLIENT_RESPONSE);
 			return this.stock.readMono(elementType, message, hints);
 		}
+		this.listener.onRead(ReadEvent.FORM_REQUEST);
 		Charset charset = charset(message.getHeaders().getContentType());
 		Mono<DataBuffer> body = DataBufferAggregator.aggregate(message.getBody(), this.stock.getMaxInMemorySize(),
 				message.getHeaders().getContentLength());
@@ -232,6 +251,7 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 				form = parse(buffer, this.charset, this.hints);
 			}
 			catch (Throwable ex) {
+				FormReadEvents.rejected(LazyFormHttpMessageReader.this.listener, ex);
 				this.done = true;
 				cancel();
 				this.actual.onError(ex);
@@ -247,6 +267,7 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 				return;
 			}
 			this.done = true;
+			FormReadEvents.rejected(LazyFormHttpMessageReader.this.listener, error);
 			this.actual.onError((error instanceof DataBufferLimitException) ? new ContentTooLargeException(error) : error);
 		}
 

@@ -27,14 +27,17 @@ final class BodyPartsMono extends Mono<List<DataBuffer>> {
 
 	private final int maxByteCount;
 
-	BodyPartsMono(Publisher<? extends DataBuffer> source, int maxByteCount) {
+	private final Runnable limitExceeded;
+
+	BodyPartsMono(Publisher<? extends DataBuffer> source, int maxByteCount, Runnable limitExceeded) {
 		this.source = source;
 		this.maxByteCount = maxByteCount;
+		this.limitExceeded = limitExceeded;
 	}
 
 	@Override
 	public void subscribe(CoreSubscriber<? super List<DataBuffer>> actual) {
-		this.source.subscribe(new PartsSubscriber(actual, this.maxByteCount));
+		this.source.subscribe(new PartsSubscriber(actual, this.maxByteCount, this.limitExceeded));
 	}
 
 	private static final class PartsSubscriber extends BodyBufferingSubscriber<List<DataBuffer>> {
@@ -45,9 +48,12 @@ final class BodyPartsMono extends Mono<List<DataBuffer>> {
 		 */
 		private @Nullable LimitedDataBufferList parts;
 
-		PartsSubscriber(CoreSubscriber<? super List<DataBuffer>> actual, int maxByteCount) {
+		private final Runnable limitExceeded;
+
+		PartsSubscriber(CoreSubscriber<? super List<DataBuffer>> actual, int maxByteCount, Runnable limitExceeded) {
 			super(actual);
 			this.parts = new LimitedDataBufferList(maxByteCount);
+			this.limitExceeded = limitExceeded;
 		}
 
 		@Override
@@ -73,6 +79,7 @@ final class BodyPartsMono extends Mono<List<DataBuffer>> {
 				}
 			}
 			cancelUpstream();
+			this.limitExceeded.run();
 			fail(overLimit);
 		}
 

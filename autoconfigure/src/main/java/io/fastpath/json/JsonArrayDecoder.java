@@ -3,10 +3,7 @@ package io.fastpath.json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Type;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +27,6 @@ import tools.jackson.core.base.ParserBase;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
-import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.MappingIterator;
@@ -39,6 +35,8 @@ import tools.jackson.databind.exc.InvalidDefinitionException;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.fastpath.buffer.JoiningDecoder;
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
 
 import org.springframework.core.GenericTypeResolver;
 import org.springframework.core.MethodParameter;
@@ -92,12 +90,6 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	/** Same key as {@code JacksonCodecSupport}'s actual type hint (package-private there). */
 	private static final String ACTUAL_TYPE_HINT = JacksonCodecSupport.class.getName() + ".actualType";
 
-	/** Read features under which the JSON between elements is not plain JSON. */
-	private static final JsonReadFeature[] SYNTAX_FEATURES = { JsonReadFeature.ALLOW_JAVA_COMMENTS,
-			JsonReadFeature.ALLOW_YAML_COMMENTS, JsonReadFeature.ALLOW_SINGLE_QUOTES,
-			JsonReadFeature.ALLOW_UNQUOTED_PROPERTY_NAMES, JsonReadFeature.ALLOW_TRAILING_COMMA,
-			JsonReadFeature.ALLOW_MISSING_VALUES, JsonReadFeature.ALLOW_RS_CONTROL_CHAR };
-
 	/** Marks that no element value is waiting to be taken. */
 	private static final Object NO_VALUE = new Object();
 
@@ -111,6 +103,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	/** The mapper to read with for each mapper the stock decoder selects. */
 	private final UnaryOperator<JsonMapper> readingMappers;
 
+	private final ReadListener listener;
+
+	/** Tells the listener of a whole body over the limit; one per decoder, not per body. */
+	private final Runnable limitExceeded;
+
 	private final ConcurrentMap<ReaderKey, ReadPlan> plans = new ConcurrentReferenceHashMap<>();
 
 	/**
@@ -118,12 +115,15 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * @param mapper the mapper to read values with
 	 */
 	public JsonArrayDecoder(JsonMapper mapper) {
-		this(new JacksonJsonDecoder(mapper), UnaryOperator.identity());
+		this(new JacksonJsonDecoder(mapper), UnaryOperator.identity(), ReadListener.NONE);
 	}
 
-	private JsonArrayDecoder(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers) {
+	private JsonArrayDecoder(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
+			ReadListener listener) {
 		this.stock = stock;
 		this.readingMappers = readingMappers;
+		this.listener = listener;
+		this.limitExceeded = () -> listener.onRead(ReadEvent.JSON_TOO_LARGE);
 	}
 
 	/**
@@ -134,13 +134,29 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * @return the decoder
 	 */
 	public static JsonArrayDecoder from(JacksonJsonDecoder stock) {
-		return from(stock, UnaryOperator.identity());
+		return from(stock, ReadListener.NONE);
 	}
 
-	/** A decoder that reads values with the given mappers in place of the stock decoder's. */
-	static JsonArrayDecoder from(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers) {
+	/**
+	 * Create a decoder that decorates the given stock decoder, as {@link #from(JacksonJsonDecoder)},
+	 * and tells the given listener which way each body goes.
+	 * @param stock the stock decoder, configured
+	 * @param listener the listener to tell
+	 * @return the decoder
+	 */
+	public static JsonArrayDecoder from(JacksonJsonDecoder stock, ReadListener listener) {
+		return from(stock, UnaryOperator.identity(), listener);
+	}
+
+	/**
+	 * A decoder that reads values with the given mappers in place of the stock decoder's,
+	 * and tells the given listener which way each body goes.
+	 */
+	static JsonArrayDecoder from(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
+			ReadListener listener) {
 		Assert.notNull(stock, "'stock' must not be null");
-		return new JsonArrayDecoder(stock, readingMappers);
+		Assert.notNull(listener, "'listener' must not be null");
+		return new JsonArrayDecoder(stock, readingMappers, listener);
 	}
 
 	/**
@@ -198,7 +214,9 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	public Flux<Object> decode(Publisher<DataBuffer> input, ResolvableType elementType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) {
 		JsonMapper mapper = selectMapper(elementType, mimeType);
-		if (mapper == null || !splitsElements(mapper, elementType, mimeType)) {
+		ReadEvent path = JsonReadEvents.fluxPath(mapper, elementType, mimeType);
+		this.listener.onRead(path);
+		if (mapper == null || path != ReadEvent.JSON_FLUX) {
 			return this.stock.decode(input, elementType, mimeType, hints);
 		}
 		return Flux.deferContextual((contextView) -> {
@@ -230,7 +248,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 		// The parts are gathered, not joined: heap parts are streamed to the parser, so the
 		// body is never copied into one buffer first (stock joins it).
-		return new BodyPartsMono(input, getMaxInMemorySize()).handle((parts, sink) -> {
+		return new BodyPartsMono(input, getMaxInMemorySize(), this.limitExceeded).handle((parts, sink) -> {
 			if (!parts.isEmpty()) {
 				emit(decodeParts(parts, elementType, mimeType, withContext(hints, sink.contextView())), sink);
 			}
@@ -270,6 +288,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				return read(body, targetType, mimeType, hints);
 			}
 			// Direct memory cannot be parsed in place: stream it, as stock does.
+			this.listener.onRead(ReadEvent.JSON_VALUE_STREAMED);
 			try (InputStream stream = buffer.asInputStream()) {
 				return read((plan) -> plan.reader().readValue(stream), targetType, mimeType, hints);
 			}
@@ -293,9 +312,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			if (primitiveArray != null) {
 				Object array = primitiveArray.read(plan.reader(), body);
 				if (array != null) {
+					this.listener.onRead(ReadEvent.JSON_PRIMITIVE_ARRAY);
 					return array;
 				}
 			}
+			this.listener.onRead(ReadEvent.JSON_VALUE);
 			return body.readValue(plan.reader());
 		}, targetType, mimeType, hints);
 	}
@@ -312,32 +333,8 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			return value;
 		}
 		catch (JacksonException ex) {
-			throw processException(ex);
+			throw rejected(ex);
 		}
-	}
-
-	/**
-	 * Whether a {@code Flux} of the given type is read by splitting elements: as the stock
-	 * decoder, every element type but arrays and collections (which stock reads whole),
-	 * with UTF-8 input (stock re-encodes other charsets) and plain JSON syntax.
-	 */
-	private static boolean splitsElements(JsonMapper mapper, ResolvableType elementType,
-			@Nullable MimeType mimeType) {
-		if (elementType.isArray() || Collection.class.isAssignableFrom(elementType.resolve(Object.class))) {
-			return false;
-		}
-		Charset charset = (mimeType != null) ? mimeType.getCharset() : null;
-		if (charset != null && !StandardCharsets.UTF_8.equals(charset) && !StandardCharsets.US_ASCII.equals(charset)) {
-			return false;
-		}
-		for (JsonReadFeature feature : SYNTAX_FEATURES) {
-			if (mapper.isEnabled(feature)) {
-				return false;
-			}
-		}
-		// Elements are found in the raw bytes, which a decorator would change before parsing
-		// (stock's non-blocking parser does not decorate its input).
-		return mapper.tokenStreamFactory().getInputDecorator() == null;
 	}
 
 	/** The stock decoder's mapper selection, through its public registrations. */
@@ -427,6 +424,15 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 	}
 
+	/** The exception to answer a body with (the stock mapping of Jackson's), told to the listener. */
+	private RuntimeException rejected(RuntimeException ex) {
+		ReadEvent rejection = JsonReadEvents.rejection(ex);
+		if (rejection != null) {
+			this.listener.onRead(rejection);
+		}
+		return (ex instanceof JacksonException jackson) ? processException(jackson) : ex;
+	}
+
 	/** The stock decoder's exception mapping. */
 	static CodecException processException(JacksonException ex) {
 		if (ex instanceof InvalidDefinitionException definition) {
@@ -497,8 +503,8 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				splitter.feed(chunk, this);
 				checkTokenCount(splitter);
 			}
-			catch (JacksonException ex) {
-				throw processException(ex);
+			catch (RuntimeException ex) {
+				throw rejected(ex);
 			}
 			return takeValues();
 		}
@@ -513,8 +519,8 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 				splitter.end(this);
 				checkTokenCount(splitter);
 			}
-			catch (JacksonException ex) {
-				throw processException(ex);
+			catch (RuntimeException ex) {
+				throw rejected(ex);
 			}
 			return takeValues();
 		}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.ReadListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -13,6 +14,7 @@ import org.springframework.core.NativeDetector;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -43,11 +45,13 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 
 	private final UnaryOperator<JsonMapper> readingMappers;
 
+	private final ReadListener listener;
+
 	/**
 	 * Create a decoration that optimizes creators where it can.
 	 */
 	public JsonArrayDecoding() {
-		this(true);
+		this(true, ReadListener.NONE);
 	}
 
 	/**
@@ -57,7 +61,29 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 	 * image
 	 */
 	public JsonArrayDecoding(boolean optimizeCreators) {
+		this(optimizeCreators, ReadListener.NONE);
+	}
+
+	/**
+	 * Create a decoration that optimizes creators where it can, and whose decoders tell the
+	 * given listener which way each body goes.
+	 * @param listener the listener to tell
+	 */
+	public JsonArrayDecoding(ReadListener listener) {
+		this(true, listener);
+	}
+
+	/**
+	 * Create a decoration.
+	 * @param optimizeCreators whether to read with twins of the application's mappers that
+	 * add Jackson's Blackbird module, where it is on the class path and outside a native
+	 * image
+	 * @param listener the listener the decoders tell which way each body goes
+	 */
+	public JsonArrayDecoding(boolean optimizeCreators, ReadListener listener) {
+		Assert.notNull(listener, "'listener' must not be null");
 		this.readingMappers = readingMappers(optimizeCreators);
+		this.listener = listener;
 	}
 
 	private static UnaryOperator<JsonMapper> readingMappers(boolean optimizeCreators) {
@@ -89,7 +115,8 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 			if (reader.getClass() == DecoderHttpMessageReader.class
 					&& ((DecoderHttpMessageReader<?>) reader).getDecoder().getClass() == JacksonJsonDecoder.class) {
 				JacksonJsonDecoder stock = (JacksonJsonDecoder) ((DecoderHttpMessageReader<?>) reader).getDecoder();
-				result.add(new DecoderHttpMessageReader<>(JsonArrayDecoder.from(stock, this.readingMappers)));
+				result.add(new DecoderHttpMessageReader<>(
+						JsonArrayDecoder.from(stock, this.readingMappers, this.listener)));
 				replaced = true;
 			}
 			else {

@@ -87,7 +87,8 @@ class DataBufferAggregatorReleaseTests {
 	@Test
 	void responseAnnouncedOverTheLimitIsReleasedOnceWhenItsFirstByteArrives() {
 		TransportBuffers body = TransportBuffers.of(this.factory, "12", "never read");
-		StepVerifier.create(DataBufferAggregator.aggregateResponseBody(body.flux(), 8, 100)
+		StepVerifier.create(DataBufferAggregator.aggregateResponseBody(body.flux(), 8, 100, () -> {
+		})
 			.doOnDiscard(DataBuffer.class, DataBufferUtils::release))
 			.expectError(DataBufferLimitException.class)
 			.verify();

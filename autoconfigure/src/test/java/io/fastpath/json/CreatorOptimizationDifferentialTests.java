@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonView;
+import io.fastpath.codec.ReadListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
@@ -116,7 +117,7 @@ class CreatorOptimizationDifferentialTests {
 		Random random = new Random(SEED ^ shape.name().hashCode());
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(shape.mapper());
 		JsonArrayDecoder optimized = JsonArrayDecoder.from(new JacksonJsonDecoder(shape.mapper()),
-				new BlackbirdTwins());
+				new BlackbirdTwins(), ReadListener.NONE);
 		JsonArrayDecoder plain = JsonArrayDecoder.from(new JacksonJsonDecoder(shape.mapper()));
 		List<String> failures = new ArrayList<>();
 		for (LeakTrackingDataBufferFactory factory : List.of(LeakTrackingDataBufferFactory.heap(),
@@ -143,7 +144,7 @@ class CreatorOptimizationDifferentialTests {
 	@Test
 	void recordsAreBuiltThroughBlackbirdWhileTheApplicationsMapperIsLeftAlone() {
 		JsonMapper mapper = JsonMapper.builder().build();
-		JsonArrayDecoder optimized = JsonArrayDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins());
+		JsonArrayDecoder optimized = JsonArrayDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(), ReadListener.NONE);
 		byte[] body = "{\"name\":\"n\"}".getBytes(StandardCharsets.UTF_8);
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 		Probe probe = (Probe) optimized.decode(factory.wrap(body), ResolvableType.forClass(Probe.class), JSON, null);

@@ -18,6 +18,7 @@ import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import io.fastpath.codec.ReadListener;
 import io.fastpath.json.RandomJson.Damage;
 import io.fastpath.json.RandomJson.Kind;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
@@ -695,7 +696,7 @@ class JsonArrayDecoderDifferentialTests {
 			return this.fastpath.computeIfAbsent(variant, (key) -> {
 				// Creator optimization on, as by default; off, Fastpath reads with the mapper as it is.
 				JsonArrayDecoder decoder = JsonArrayDecoder.from(new JacksonJsonDecoder(key.create()),
-						new BlackbirdTwins());
+						new BlackbirdTwins(), ReadListener.NONE);
 				return new Subject(decoder, decoder::setMaxInMemorySize);
 			});
 		}

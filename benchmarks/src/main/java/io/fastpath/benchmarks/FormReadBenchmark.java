@@ -59,10 +59,13 @@ public class FormReadBenchmark {
 	@Param({ BufferFactories.HEAP, BufferFactories.NETTY_DIRECT })
 	public String factory;
 
+	/** Fastpath's meters: {@code off}, or {@code on} to measure their cost ({@link BenchmarkMeters}). */
+	@Param("off")
+	public String meters;
+
 	private final FormHttpMessageReader stockReader = new FormHttpMessageReader();
 
-	private final LazyFormHttpMessageReader fastpathReader = new LazyFormHttpMessageReader(new FormHttpMessageReader(),
-			1000);
+	private LazyFormHttpMessageReader fastpathReader;
 
 	private final HttpHeaders headers = new HttpHeaders();
 
@@ -89,11 +92,13 @@ public class FormReadBenchmark {
 	 * @return whether the suite runs it
 	 */
 	static boolean inSuite(Map<String, String> parameters) {
-		return parameters.get("factory").equals(BufferFactories.HEAP) || !parameters.get("use").equals("map");
+		return BufferFactories.HEAP.equals(parameters.get("factory")) || !"map".equals(parameters.get("use"));
 	}
 
 	@Setup
 	public void setUp() {
+		this.fastpathReader = new LazyFormHttpMessageReader(new FormHttpMessageReader(), 1000,
+				BenchmarkMeters.listener(this.meters));
 		StringBuilder form = new StringBuilder();
 		if (this.fields == 5) {
 			form.append("name=Ada+Lovelace&email=ada%40example.com&age=36&city=London&message=Hello%2C+world%21");

@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import io.fastpath.codec.ReadListener;
 import io.fastpath.json.JsonArrayDecoder;
 import io.fastpath.json.JsonArrayDecoding;
 import org.jspecify.annotations.Nullable;
@@ -85,6 +86,10 @@ public class JsonArrayDecodeBenchmark {
 	@Param({ "true", "false" })
 	public boolean optimizeCreators;
 
+	/** Fastpath's meters: {@code off}, or {@code on} to measure their cost ({@link BenchmarkMeters}). */
+	@Param("off")
+	public String meters;
+
 	private final JsonMapper mapper = JsonMapper.builder().build();
 
 	private final JacksonJsonDecoder stockDecoder = new JacksonJsonDecoder(this.mapper);
@@ -116,11 +121,11 @@ public class JsonArrayDecodeBenchmark {
 	 * @return whether the suite runs it
 	 */
 	static boolean inSuite(Map<String, String> parameters) {
-		String target = parameters.get("target");
-		String element = parameters.get("element");
+		String target = String.valueOf(parameters.get("target"));
+		String element = String.valueOf(parameters.get("element"));
 		int elements = Integer.parseInt(parameters.get("elements"));
 		int buffers = Integer.parseInt(parameters.get("buffers"));
-		boolean direct = parameters.get("factory").equals(BufferFactories.NETTY_DIRECT);
+		boolean direct = BufferFactories.NETTY_DIRECT.equals(parameters.get("factory"));
 		boolean optimized = Boolean.parseBoolean(parameters.get("optimizeCreators"));
 		boolean objects = target.equals("monoList") || target.equals("flux");
 		if (!objects) {
@@ -152,7 +157,8 @@ public class JsonArrayDecodeBenchmark {
 	@Setup(Level.Trial)
 	public void setUp() {
 		this.stockDecoder.setMaxInMemorySize(-1);
-		this.fastpathDecoder = fastpathDecoder(this.stockDecoder.getMapper(), this.optimizeCreators);
+		this.fastpathDecoder = fastpathDecoder(this.stockDecoder.getMapper(), this.optimizeCreators,
+				BenchmarkMeters.listener(this.meters));
 		this.fastpathDecoder.setMaxInMemorySize(-1);
 		Random random = new Random(SEED);
 		Object expected = switch (this.target) {
@@ -178,8 +184,9 @@ public class JsonArrayDecodeBenchmark {
 	}
 
 	/** Fastpath's decoder as the auto-configuration builds it around a stock one. */
-	private static JsonArrayDecoder fastpathDecoder(JsonMapper mapper, boolean optimizeCreators) {
-		List<HttpMessageReader<?>> readers = new JsonArrayDecoding(optimizeCreators)
+	private static JsonArrayDecoder fastpathDecoder(JsonMapper mapper, boolean optimizeCreators,
+			ReadListener listener) {
+		List<HttpMessageReader<?>> readers = new JsonArrayDecoding(optimizeCreators, listener)
 			.decorate(List.of(new DecoderHttpMessageReader<>(new JacksonJsonDecoder(mapper))));
 		return (JsonArrayDecoder) ((DecoderHttpMessageReader<?>) readers.get(0)).getDecoder();
 	}

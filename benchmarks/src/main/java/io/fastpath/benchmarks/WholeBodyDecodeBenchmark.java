@@ -45,11 +45,14 @@ public class WholeBodyDecodeBenchmark {
 	@Param("4096")
 	public int bodySize;
 
+	/** Fastpath's meters: {@code off}, or {@code on} to measure their cost ({@link BenchmarkMeters}). */
+	@Param("off")
+	public String meters;
+
 	private final DecoderHttpMessageReader<String> stockReader = new DecoderHttpMessageReader<>(
 			StringDecoder.textPlainOnly());
 
-	private final AggregatingHttpMessageReader<String> fastpathReader = new AggregatingHttpMessageReader<>(
-			new DecoderHttpMessageReader<>(StringDecoder.textPlainOnly()));
+	private AggregatingHttpMessageReader<String> fastpathReader;
 
 	private final HttpHeaders headers = new HttpHeaders();
 
@@ -59,6 +62,8 @@ public class WholeBodyDecodeBenchmark {
 
 	@Setup
 	public void setUp() {
+		this.fastpathReader = new AggregatingHttpMessageReader<>(
+				new DecoderHttpMessageReader<>(StringDecoder.textPlainOnly()), BenchmarkMeters.listener(this.meters));
 		byte[] text = "a".repeat(this.bodySize).getBytes(StandardCharsets.UTF_8);
 		this.body = BufferFactories.named(this.factory).allocateBuffer(text.length).write(text);
 		this.headers.setContentType(MediaType.TEXT_PLAIN);

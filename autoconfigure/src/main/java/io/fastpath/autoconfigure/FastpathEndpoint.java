@@ -1,0 +1,139 @@
+package io.fastpath.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import io.fastpath.codec.ReadEvent;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * {@link Endpoint @Endpoint} that shows what Fastpath does in the application: the
+ * active features, the readers it replaced on the server's codecs and on Spring Boot's
+ * {@code WebClient.Builder}, the {@code fastpath.*} properties in effect, and how many
+ * bodies took each path (when Micrometer is present).
+ *
+ * @author Fastpath
+ */
+@Endpoint(id = "fastpath")
+public class FastpathEndpoint {
+
+	private final FastpathReport report;
+
+	private final FastpathProperties properties;
+
+	private final @Nullable ReadCounts counts;
+
+	/**
+	 * Create an endpoint that describes the given application.
+	 * @param beanFactory the application's beans
+	 * @param properties the Fastpath properties in effect
+	 */
+	public FastpathEndpoint(ListableBeanFactory beanFactory, FastpathProperties properties) {
+		this.report = new FastpathReport(beanFactory);
+		this.properties = properties;
+		this.counts = beanFactory.getBeanProvider(ReadCounts.class).getIfUnique();
+	}
+
+	/**
+	 * Describe what Fastpath does.
+	 * @return the description
+	 */
+	@ReadOperation
+	public FastpathDescriptor fastpath() {
+		List<ReadCount> reads = new ArrayList<>();
+		List<RejectionCount> rejections = new ArrayList<>();
+		if (this.counts != null) {
+			for (ReadEvent event : ReadEvent.values()) {
+				long count = this.counts.count(event);
+				String feature = event.getFeature().tagValue();
+				if (event.getOutcome() == ReadEvent.Outcome.REJECTED) {
+					rejections.add(new RejectionCount(feature, event.getReason(), count));
+				}
+				else {
+					reads.add(new ReadCount(feature, event.getPath(), event.getOutcome().tagValue(), event.getReason(),
+							count));
+				}
+			}
+		}
+		return new FastpathDescriptor(this.report.features(), this.report.server(), this.report.webClient(),
+				properties(), (this.counts != null) ? reads : null, (this.counts != null) ? rejections : null);
+	}
+
+	private Map<String, Object> properties() {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("fastpath.enabled", this.properties.isEnabled());
+		properties.put("fastpath.buffer.enabled", this.properties.getBuffer().isEnabled());
+		properties.put("fastpath.json.enabled", this.properties.getJson().isEnabled());
+		properties.put("fastpath.form.enabled", this.properties.getForm().isEnabled());
+		properties.put("fastpath.form.max-parameters", this.properties.getForm().getMaxParameters());
+		return properties;
+	}
+
+	/**
+	 * What Fastpath does in the application.
+	 *
+	 * @param features the active features ({@code buffer}, {@code json}, {@code form},
+	 * {@code form-arguments})
+	 * @param server the readers replaced on the server's codecs
+	 * @param webClient the readers replaced on Spring Boot's {@code WebClient.Builder}
+	 * @param properties the {@code fastpath.*} properties in effect
+	 * @param reads bodies read, by path ({@code null} without Micrometer)
+	 * @param rejections bodies refused, by reason ({@code null} without Micrometer)
+	 */
+	public record FastpathDescriptor(List<String> features, CodecsDescriptor server, CodecsDescriptor webClient,
+			Map<String, Object> properties, @Nullable List<ReadCount> reads,
+			@Nullable List<RejectionCount> rejections) implements OperationResponseBody {
+	}
+
+	/**
+	 * The readers Fastpath replaced in one set of codecs.
+	 *
+	 * @param active whether any reader was replaced
+	 * @param features the features behind the replaced readers
+	 * @param replacedReaders each replaced reader, before and after
+	 */
+	public record CodecsDescriptor(boolean active, List<String> features, List<ReplacedReader> replacedReaders) {
+	}
+
+	/**
+	 * A reader replaced in place.
+	 *
+	 * @param before the stock reader (and its decoder)
+	 * @param after Fastpath's reader (and its decoder)
+	 */
+	public record ReplacedReader(String before, String after) {
+	}
+
+	/**
+	 * How many bodies took one path, as the {@code fastpath.reads} counter.
+	 *
+	 * @param feature the feature
+	 * @param path the path
+	 * @param outcome {@code fast} or {@code stock}
+	 * @param reason why the body was handed to stock, or {@code null}
+	 * @param count how many bodies
+	 */
+	public record ReadCount(String feature, @Nullable String path, String outcome, @Nullable String reason,
+			long count) {
+	}
+
+	/**
+	 * How many bodies were refused for one reason, as the {@code fastpath.rejections}
+	 * counter.
+	 *
+	 * @param feature the feature
+	 * @param reason why
+	 * @param count how many bodies
+	 */
+	public record RejectionCount(String feature, @Nullable String reason, long count) {
+	}
+
+}

@@ -1,0 +1,253 @@
+package io.fastpath.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.fastpath.autoconfigure.FastpathEndpoint.CodecsDescriptor;
+import io.fastpath.autoconfigure.FastpathEndpoint.FastpathDescriptor;
+import io.fastpath.autoconfigure.FastpathEndpoint.ReadCount;
+import io.fastpath.autoconfigure.FastpathEndpoint.ReplacedReader;
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.core.publisher.Flux;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableReactiveWebApplicationContext;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
+import org.springframework.core.ResolvableType;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the auto-configuration of Fastpath's meters, its {@code fastpath} endpoint
+ * and its startup log line, one condition at a time.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class FastpathObservabilityAutoConfigurationTests {
+
+	private static final AutoConfigurations fastpath = AutoConfigurations.of(FastpathAutoConfiguration.class,
+			FastpathWebFluxAutoConfiguration.class, FastpathWebClientAutoConfiguration.class,
+			FastpathFormArgumentsAutoConfiguration.class, FastpathMetricsAutoConfiguration.class,
+			FastpathEndpointAutoConfiguration.class);
+
+	private static final AutoConfigurations metrics = AutoConfigurations.of(MetricsAutoConfiguration.class,
+			SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class);
+
+	private final ReactiveWebApplicationContextRunner contextRunner = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(fastpath)
+		.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, CodecsAutoConfiguration.class,
+				WebFluxAutoConfiguration.class, WebClientAutoConfiguration.class))
+		.withConfiguration(metrics)
+		.withPropertyValues("management.endpoints.web.exposure.include=fastpath");
+
+	@Test
+	void metersAreBoundToTheRegistry() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(FastpathMetrics.class);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.find("fastpath.reads").counters()).hasSize(12);
+			assertThat(registry.find("fastpath.rejections").counters()).hasSize(8);
+		});
+	}
+
+	@Test
+	void serverReadersCountOnTheMeters() {
+		this.contextRunner.run((context) -> {
+			ResolvableType type = ResolvableType.forClassWithGenerics(Map.class, String.class, Object.class);
+			HttpMessageReader<?> json = jsonReader(context, type);
+			MockServerHttpRequest request = MockServerHttpRequest.post("/")
+				.contentType(MediaType.APPLICATION_JSON)
+				.body(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap("[{\"a\":1},{\"b\":2}]".getBytes())));
+			assertThat(json.read(type, type, request, new MockServerHttpResponse(), Map.of()).collectList().block())
+				.hasSize(2);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("fastpath.reads")
+				.tags("feature", "json", "path", "flux", "outcome", "fast", "reason", "none")
+				.counter()
+				.count()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void noMetersWithoutMicrometer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer.core."))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(FastpathMetrics.class)
+				.hasSingleBean(FastpathEndpoint.class)
+				.getBean(FastpathEndpoint.class)
+				.satisfies((endpoint) -> assertThat(endpoint.fastpath().reads()).isNull()));
+	}
+
+	@Test
+	void noMetersWithoutAMeterRegistry() {
+		new ReactiveWebApplicationContextRunner().withConfiguration(fastpath)
+			.run((context) -> assertThat(context).doesNotHaveBean(FastpathMetrics.class)
+				.hasSingleBean(io.fastpath.buffer.WholeBodyAggregation.class));
+	}
+
+	@Test
+	void noMetersWhenFastpathIsDisabled() {
+		this.contextRunner.withPropertyValues("fastpath.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(FastpathMetrics.class));
+	}
+
+	@Test
+	void metersBackOffWhenTheApplicationDefinesThem() {
+		FastpathMetrics custom = new FastpathMetrics();
+		this.contextRunner.withBean("customFastpathMetrics", FastpathMetrics.class, () -> custom)
+			.run((context) -> assertThat(context).hasSingleBean(FastpathMetrics.class)
+				.getBean(FastpathMetrics.class)
+				.isSameAs(custom));
+	}
+
+	@Test
+	void readersTellEveryListenerBeanWhenThereAreSeveral() {
+		List<ReadEvent> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+		this.contextRunner.withBean("loggingListener", ReadListener.class, () -> told::add).run((context) -> {
+			ResolvableType type = ResolvableType.forClassWithGenerics(Map.class, String.class, Object.class);
+			MockServerHttpRequest request = MockServerHttpRequest.post("/")
+				.contentType(MediaType.APPLICATION_JSON)
+				.body(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap("[{\"a\":1}]".getBytes())));
+			jsonReader(context, type).read(type, type, request, new MockServerHttpResponse(), Map.of())
+				.blockLast();
+			assertThat(told).containsExactly(ReadEvent.JSON_FLUX);
+			assertThat(context.getBean(FastpathMetrics.class).count(ReadEvent.JSON_FLUX)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void endpointListsFeaturesReplacedReadersPropertiesAndCounts() {
+		this.contextRunner.withPropertyValues("fastpath.form.max-parameters=50").run((context) -> {
+			FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
+			assertThat(descriptor.features()).containsExactly("json", "buffer", "form", "form-arguments");
+			assertThat(descriptor.properties()).containsEntry("fastpath.enabled", true)
+				.containsEntry("fastpath.json.enabled", true)
+				.containsEntry("fastpath.form.max-parameters", 50);
+			CodecsDescriptor server = descriptor.server();
+			assertThat(server.active()).isTrue();
+			assertThat(server.features()).containsExactly("buffer", "json", "form");
+			assertThat(server.replacedReaders()).contains(
+					new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
+							"AggregatingHttpMessageReader(JsonArrayDecoder)"),
+					new ReplacedReader("DecoderHttpMessageReader(StringDecoder)",
+							"AggregatingHttpMessageReader(StringDecoder)"),
+					new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
+			CodecsDescriptor webClient = descriptor.webClient();
+			assertThat(webClient.active()).isTrue();
+			assertThat(webClient.features()).containsExactly("buffer", "json");
+			// The form reader is replaced on clients too, but hands client responses to stock.
+			assertThat(webClient.replacedReaders()).contains(
+					new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
+							"AggregatingHttpMessageReader(JsonArrayDecoder)"),
+					new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
+			assertThat(descriptor.reads()).hasSize(12)
+				.contains(new ReadCount("json", "flux", "stock", "flux-of-collections", 0));
+			assertThat(descriptor.rejections()).hasSize(8);
+		});
+	}
+
+	@Test
+	void endpointShowsWhatAFeatureSwitchedOffLeavesActive() {
+		this.contextRunner.withPropertyValues("fastpath.json.enabled=false").run((context) -> {
+			FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
+			assertThat(descriptor.features()).containsExactly("buffer", "form", "form-arguments");
+			assertThat(descriptor.properties()).containsEntry("fastpath.json.enabled", false);
+			assertThat(descriptor.server().features()).containsExactly("buffer", "form");
+			assertThat(descriptor.server().replacedReaders()).contains(new ReplacedReader(
+					"DecoderHttpMessageReader(JacksonJsonDecoder)", "AggregatingHttpMessageReader(JacksonJsonDecoder)"));
+		});
+	}
+
+	@Test
+	void endpointSaysSoWhenFastpathIsDisabled() {
+		this.contextRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
+			FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
+			assertThat(descriptor.features()).containsExactly("form-arguments");
+			assertThat(descriptor.properties()).containsEntry("fastpath.enabled", false);
+			assertThat(descriptor.server().active()).isFalse();
+			assertThat(descriptor.webClient().active()).isFalse();
+			assertThat(descriptor.reads()).isNull();
+		});
+	}
+
+	@Test
+	void noEndpointWhenNotExposed() {
+		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=health")
+			.run((context) -> assertThat(context).doesNotHaveBean(FastpathEndpoint.class)
+				.hasSingleBean(FastpathMetrics.class));
+	}
+
+	@Test
+	void noEndpointWithoutActuator() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(Endpoint.class))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(FastpathEndpoint.class));
+	}
+
+	@Test
+	void endpointBacksOffWhenTheApplicationDefinesOne() {
+		this.contextRunner
+			.withBean("customFastpathEndpoint", FastpathEndpoint.class,
+					() -> new FastpathEndpoint(new org.springframework.beans.factory.support.DefaultListableBeanFactory(),
+							new FastpathProperties()))
+			.run((context) -> assertThat(context).hasSingleBean(FastpathEndpoint.class)
+				.hasBean("customFastpathEndpoint"));
+	}
+
+	@Test
+	void logsOneLineSayingWhatIsActiveWhereWhenReady(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0],
+					context.getSourceApplicationContext(), Duration.ZERO));
+			assertThat(output.getOut().lines().filter((line) -> line.contains("Fastpath active"))).singleElement()
+				.asString()
+				.contains("INFO")
+				.contains("Fastpath active: server codecs [buffer, json, form] (")
+				.contains("WebClient.Builder [buffer, json] (")
+				.endsWith("form arguments on");
+		});
+	}
+
+	@Test
+	void logsNothingWhenFastpathIsDisabled(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
+			context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0],
+					context.getSourceApplicationContext(), Duration.ZERO));
+			assertThat(output.getOut()).doesNotContain("Fastpath active");
+		});
+	}
+
+	private static HttpMessageReader<?> jsonReader(AssertableReactiveWebApplicationContext context,
+			ResolvableType type) {
+		return context.getBean(ServerCodecConfigurer.class)
+			.getReaders()
+			.stream()
+			.filter((reader) -> reader.canRead(type, MediaType.APPLICATION_JSON))
+			.findFirst()
+			.orElseThrow();
+	}
+
+}

@@ -72,6 +72,7 @@ public class FastpathEndpoint {
 		properties.put("fastpath.enabled", this.properties.isEnabled());
 		properties.put("fastpath.buffer.enabled", this.properties.getBuffer().isEnabled());
 		properties.put("fastpath.json.enabled", this.properties.getJson().isEnabled());
+		properties.put("fastpath.json.optimize-creators", this.properties.getJson().isOptimizeCreators());
 		properties.put("fastpath.form.enabled", this.properties.getForm().isEnabled());
 		properties.put("fastpath.form.max-parameters", this.properties.getForm().getMaxParameters());
 		return properties;

@@ -121,8 +121,9 @@ public class FastpathProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Most fields a form may have; a form with more is answered with 413. The size of
-		 * the body is limited by spring.http.codecs.max-in-memory-size.
+		 * Most fields (or multipart parts) a form may have; a form with more is answered
+		 * with 413. The size of the body is limited by
+		 * spring.http.codecs.max-in-memory-size.
 		 */
 		private int maxParameters = 1000;
 

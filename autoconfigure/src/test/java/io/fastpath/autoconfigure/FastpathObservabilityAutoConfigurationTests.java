@@ -141,33 +141,35 @@ class FastpathObservabilityAutoConfigurationTests {
 
 	@Test
 	void endpointListsFeaturesReplacedReadersPropertiesAndCounts() {
-		this.contextRunner.withPropertyValues("fastpath.form.max-parameters=50").run((context) -> {
-			FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
-			assertThat(descriptor.features()).containsExactly("json", "buffer", "form", "form-arguments");
-			assertThat(descriptor.properties()).containsEntry("fastpath.enabled", true)
-				.containsEntry("fastpath.json.enabled", true)
-				.containsEntry("fastpath.form.max-parameters", 50);
-			CodecsDescriptor server = descriptor.server();
-			assertThat(server.active()).isTrue();
-			assertThat(server.features()).containsExactly("buffer", "json", "form");
-			assertThat(server.replacedReaders()).contains(
-					new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
-							"AggregatingHttpMessageReader(JsonArrayDecoder)"),
-					new ReplacedReader("DecoderHttpMessageReader(StringDecoder)",
-							"AggregatingHttpMessageReader(StringDecoder)"),
-					new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
-			CodecsDescriptor webClient = descriptor.webClient();
-			assertThat(webClient.active()).isTrue();
-			assertThat(webClient.features()).containsExactly("buffer", "json");
-			// The form reader is replaced on clients too, but hands client responses to stock.
-			assertThat(webClient.replacedReaders()).contains(
-					new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
-							"AggregatingHttpMessageReader(JsonArrayDecoder)"),
-					new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
-			assertThat(descriptor.reads()).hasSize(12)
-				.contains(new ReadCount("json", "flux", "stock", "flux-of-collections", 0));
-			assertThat(descriptor.rejections()).hasSize(8);
-		});
+		this.contextRunner.withPropertyValues("fastpath.form.max-parameters=50", "fastpath.json.optimize-creators=false")
+			.run((context) -> {
+				FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
+				assertThat(descriptor.features()).containsExactly("json", "buffer", "form", "form-arguments");
+				assertThat(descriptor.properties()).containsEntry("fastpath.enabled", true)
+					.containsEntry("fastpath.json.enabled", true)
+					.containsEntry("fastpath.json.optimize-creators", false)
+					.containsEntry("fastpath.form.max-parameters", 50);
+				CodecsDescriptor server = descriptor.server();
+				assertThat(server.active()).isTrue();
+				assertThat(server.features()).containsExactly("buffer", "json", "form");
+				assertThat(server.replacedReaders()).contains(
+						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
+								"AggregatingHttpMessageReader(JsonArrayDecoder)"),
+						new ReplacedReader("DecoderHttpMessageReader(StringDecoder)",
+								"AggregatingHttpMessageReader(StringDecoder)"),
+						new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
+				CodecsDescriptor webClient = descriptor.webClient();
+				assertThat(webClient.active()).isTrue();
+				assertThat(webClient.features()).containsExactly("buffer", "json");
+				// The form reader is replaced on clients too, but hands client responses to stock.
+				assertThat(webClient.replacedReaders()).contains(
+						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
+								"AggregatingHttpMessageReader(JsonArrayDecoder)"),
+						new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
+				assertThat(descriptor.reads()).hasSize(12)
+					.contains(new ReadCount("json", "flux", "stock", "flux-of-collections", 0));
+				assertThat(descriptor.rejections()).hasSize(8);
+			});
 	}
 
 	@Test

@@ -24,6 +24,7 @@ import io.fastpath.integration.FastpathTestApplication.Person;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Faults on real connections: a client that goes away mid-body, bodies that drip in a
@@ -56,6 +57,8 @@ abstract class FaultsIntegrationTests extends RealServerTests {
 	 */
 	@Test
 	void clientThatGoesAwayMidBodyLeavesTheServerServing() throws Exception {
+		assumeTrue(seesServerReads(), "ServerReads counts the bytes the server read on Reactor Netty only: "
+				+ "elsewhere nothing shows that the body was cut after the server had a part of it");
 		List<String> faults = new ArrayList<>();
 		for (String path : new String[] { "/json/people", "/json/people/count", "/form/first", "/echo/string" }) {
 			String fault = "gone-" + faults.size();
@@ -181,11 +184,24 @@ abstract class FaultsIntegrationTests extends RealServerTests {
 	 * byte reaches the server in a read of its own, however the network would batch them.
 	 */
 	private void drip(RawHttpConnection connection, int headLength, byte[] bytes) throws Exception {
-		this.serverReads.awaitBytesRead(connection.localPort(), headLength, TIMEOUT);
+		if (seesServerReads()) {
+			this.serverReads.awaitBytesRead(connection.localPort(), headLength, TIMEOUT);
+		}
 		for (int i = 0; i < bytes.length; i++) {
 			connection.write(new byte[] { bytes[i] });
-			this.serverReads.awaitBytesRead(connection.localPort(), headLength + i + 1, TIMEOUT);
+			if (seesServerReads()) {
+				this.serverReads.awaitBytesRead(connection.localPort(), headLength + i + 1, TIMEOUT);
+			}
 		}
+	}
+
+	/**
+	 * Whether {@link ServerReads} can tell what the server has read: on Reactor Netty only.
+	 * On Tomcat and Jetty a dripped body is written a byte per write and flush, which the
+	 * network may still batch into fewer reads.
+	 */
+	private boolean seesServerReads() {
+		return "Netty".equals(server());
 	}
 
 	private void assertServerServes() {

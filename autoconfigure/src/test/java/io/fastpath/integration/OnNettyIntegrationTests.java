@@ -44,4 +44,10 @@ class OnNettyIntegrationTests {
 
 	}
 
+	/** Client-side only (Boot's WebClient against a socket server): one server is enough. */
+	@Nested
+	class RightlyEmptyBodies extends RightlyEmptyBodiesIntegrationTests {
+
+	}
+
 }

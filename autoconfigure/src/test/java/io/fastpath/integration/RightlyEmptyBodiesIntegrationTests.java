@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.http.codecs.max-in-memory-size=1MB")
-class RightlyEmptyBodiesIntegrationTests extends RealServerTests {
+abstract class RightlyEmptyBodiesIntegrationTests extends RealServerTests {
 
 	private static final ParameterizedTypeReference<List<Person>> PEOPLE = new ParameterizedTypeReference<>() {
 	};

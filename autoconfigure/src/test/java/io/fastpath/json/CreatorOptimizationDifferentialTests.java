@@ -161,7 +161,7 @@ class CreatorOptimizationDifferentialTests {
 		List<byte[]> chunks = split(bytes, random);
 		Map<String, Object> hints = (shape.view() != null) ? Map.of(JacksonCodecSupport.JSON_VIEW_HINT, shape.view())
 				: null;
-		DecoderOutcome expected = decode(stock, type, flux, chunks, factory, hints);
+		DecoderOutcome expected = decode(stock, type, flux, chunks, factory.forStock(), hints);
 		DecoderOutcome withoutBlackbird = decode(plain, type, flux, chunks, factory, hints);
 		DecoderOutcome withBlackbird = decode(optimized, type, flux, chunks, factory, hints);
 		// Against stock: the same values or the same exception class. Against Fastpath

@@ -231,7 +231,9 @@ class JsonArrayDecoderConstraintsTests {
 		for (int from = 0; from < bytes.length; from += chunkSize) {
 			chunks.add(Arrays.copyOfRange(bytes, from, (int) Math.min(bytes.length, (long) from + chunkSize)));
 		}
-		Flux<DataBuffer> input = Flux.fromIterable(chunks).map(this.factory::bufferOf);
+		LeakTrackingDataBufferFactory factory = (decoder instanceof JsonArrayDecoder) ? this.factory
+				: this.factory.forStock();
+		Flux<DataBuffer> input = Flux.fromIterable(chunks).map(factory::bufferOf);
 		return DecoderOutcome.of(() -> flux ? decoder.decode(input, type, mediaType, null)
 				: decoder.decodeToMono(input, type, mediaType, null));
 	}

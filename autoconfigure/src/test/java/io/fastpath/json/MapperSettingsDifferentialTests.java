@@ -89,11 +89,11 @@ class MapperSettingsDifferentialTests {
 		}
 		for (StreamReadFeature feature : StreamReadFeature.values()) {
 			boolean enabled = !defaults.isEnabled(feature);
-			settings.add(new Setting(feature + "=" + enabled, (builder) -> builder.configure(feature, enabled)));
+			settings.add(new Setting(feature + "=" + enabled, (builder) -> builder.configure(feature, enabled), true));
 		}
 		for (JsonReadFeature feature : JsonReadFeature.values()) {
 			boolean enabled = !defaults.isEnabled(feature);
-			settings.add(new Setting(feature + "=" + enabled, (builder) -> builder.configure(feature, enabled)));
+			settings.add(new Setting(feature + "=" + enabled, (builder) -> builder.configure(feature, enabled), true));
 		}
 		LogicalType[] scalars = { LogicalType.Integer, LogicalType.Float, LogicalType.Boolean, LogicalType.Textual };
 		CoercionInputShape[] shapes = { CoercionInputShape.Integer, CoercionInputShape.Float,
@@ -129,14 +129,20 @@ class MapperSettingsDifferentialTests {
 		for (Target target : targets()) {
 			for (String body : BODIES) {
 				byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-				DecoderOutcome stockWhole = decode(stock, factory, target, bytes, false);
+				DecoderOutcome stockWhole = decode(stock, factory.forStock(), target, bytes, false);
 				for (boolean byteByByte : new boolean[] { false, true }) {
 					if (byteByByte && !target.flux()) {
 						continue;
 					}
-					DecoderOutcome expected = byteByByte ? decode(stock, factory, target, bytes, true) : stockWhole;
+					DecoderOutcome expected = byteByByte ? decode(stock, factory.forStock(), target, bytes, true)
+							: stockWhole;
 					String where = target + " " + (byteByByte ? "byte by byte" : "whole") + " " + body;
-					DecoderOutcome actual = decode(fastpath, factory, target, bytes, byteByByte);
+					// A syntax feature hands a Flux to the stock decoder, which releases an input
+					// buffer twice when decoding fails: leaks are still checked there, double
+					// releases only on Fastpath's own paths.
+					DecoderOutcome actual = decode(fastpath,
+							(target.flux() && setting.readFeature()) ? factory.forStock() : factory, target, bytes,
+							byteByByte);
 					if (target.flux() && (expected.differenceFrom(stockWhole) != null
 							|| RandomJson.hasArrayInTopLevelArray(bytes))) {
 						// Stock's tokenizer answers for the chunks, not the body (and takes arrays
@@ -299,7 +305,11 @@ class MapperSettingsDifferentialTests {
 		return ResolvableType.forClassWithGenerics(List.class, element);
 	}
 
-	record Setting(String name, UnaryOperator<JsonMapper.Builder> configure) {
+	record Setting(String name, UnaryOperator<JsonMapper.Builder> configure, boolean readFeature) {
+
+		Setting(String name, UnaryOperator<JsonMapper.Builder> configure) {
+			this(name, configure, false);
+		}
 
 		@Override
 		public String toString() {

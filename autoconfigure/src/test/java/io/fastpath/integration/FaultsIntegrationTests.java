@@ -113,13 +113,28 @@ abstract class FaultsIntegrationTests extends RealServerTests {
 			people.append((i > 0) ? "," : "").append("{\"name\":\"person-").append(i).append("\"}");
 		}
 		byte[] body = people.append(']').toString().getBytes(StandardCharsets.UTF_8);
-		try (RawHttpConnection connection = new RawHttpConnection(this.port)) {
+		RawHttpConnection connection = new RawHttpConnection(this.port);
+		try {
 			for (boolean chunked : new boolean[] { false, true }) {
-				RawHttpConnection.Response response = connection.exchange("POST", "/json/people/first",
-						"application/json", body, chunked);
+				RawHttpConnection.Response response;
+				try {
+					response = connection.exchange("POST", "/json/people/first", "application/json", body, chunked);
+				}
+				catch (IOException ex) {
+					// Tomcat and Jetty may close a connection whose body the application stopped
+					// reading before it had all arrived (stock readers alike); Reactor Netty keeps
+					// it. Elsewhere a new connection must be served.
+					assertThat(server()).as("connection closed: " + ex.getMessage()).isNotEqualTo("Netty");
+					connection.close();
+					connection = new RawHttpConnection(this.port);
+					response = connection.exchange("POST", "/json/people/first", "application/json", body, chunked);
+				}
 				assertThat(response.status()).isEqualTo(200);
 				assertThat(response.body()).isEqualTo("person-0");
 			}
+		}
+		finally {
+			connection.close();
 		}
 		assertServerServes();
 	}

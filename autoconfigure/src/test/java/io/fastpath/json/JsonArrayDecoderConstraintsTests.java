@@ -191,10 +191,22 @@ class JsonArrayDecoderConstraintsTests {
 		List<Object> bodyValues = decode(new JacksonJsonDecoder(), type, true, body, mediaType, Integer.MAX_VALUE)
 			.values();
 		int failures = 0;
+		long maxLength = mapper.tokenStreamFactory().streamReadConstraints().getMaxDocumentLength();
+		boolean overMaxLength = maxLength >= 0 && body.getBytes(StandardCharsets.UTF_8).length > maxLength;
 		for (int chunkSize : new int[] { 1, 7, 64, Integer.MAX_VALUE }) {
 			DecoderOutcome expected = decode(stock, type, true, body, mediaType, chunkSize);
 			DecoderOutcome actual = decode(fastpath, type, true, body, mediaType, chunkSize);
 			String as = description + ", chunks of " + chunkSize + ": stock " + expected + ", Fastpath " + actual;
+			if (overMaxLength && !expected.failed()) {
+				// Stock misses its own limit: with Jackson 3.1.4 (Boot 4.0) the non-blocking
+				// parser checks the document length only where a chunk ends before the input
+				// does, never at its end (Jackson 3.1.7, on Boot 4.1, checks it there too).
+				// The limit holds for the whole stream: Fastpath fails, as stock does on 4.1.
+				assertThat(actual.failed()).as(as + ": the limit holds at the end of the input").isTrue();
+				assertThat(actual.error()).as(as).isInstanceOf(DecodingException.class);
+				failures++;
+				continue;
+			}
 			assertThat(expected.differenceFrom(actual)).as(as).isNull();
 			assertThat(isPrefix(expected.values(), actual.values())).as(as + ": starts with stock's values").isTrue();
 			assertThat(isPrefix(actual.values(), bodyValues)).as(as + ": values of the body").isTrue();

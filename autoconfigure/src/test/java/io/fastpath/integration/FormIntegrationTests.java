@@ -349,7 +349,11 @@ abstract class FormIntegrationTests extends RealServerTests {
 						+ "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
 						+ "y".repeat(3000));
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		assertThat(response.getBody()).contains("Could not find end of body");
+		if (!"Jetty".equals(server())) {
+			// Jetty (12.1.10, Boot 4.0) may answer the truncated request with a 400 of its own
+			// before the application sees the end of the body; elsewhere it is Spring's.
+			assertThat(response.getBody()).contains("Could not find end of body");
+		}
 		assertThatPartFilesAreDeleted();
 	}
 

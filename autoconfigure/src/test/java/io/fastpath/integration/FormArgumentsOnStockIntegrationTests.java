@@ -91,6 +91,7 @@ abstract class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 
 	@Test
 	void truncatedMultipartFormIsABadRequest() {
+		assumeMultipartParserReleasesTruncatedBodies();
 		ResponseEntity<String> response = this.client.post()
 			.uri("/form/fields")
 			.header("Content-Type", "multipart/form-data; boundary=x")

@@ -344,6 +344,7 @@ abstract class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void truncatedMultipartFormIsABadRequest() {
+		assumeMultipartParserReleasesTruncatedBodies();
 		ResponseEntity<String> response = postRaw("/form/fields", "multipart/form-data; boundary=x",
 				"--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n--x\r\n"
 						+ "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"

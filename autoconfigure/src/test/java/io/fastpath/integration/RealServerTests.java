@@ -8,6 +8,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.SpringVersion;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
@@ -16,6 +17,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Base for tests against {@link FastpathTestApplication} on a real port: a client built
@@ -64,6 +66,18 @@ abstract class RealServerTests {
 	/** The server the test runs on: Netty, Tomcat or Jetty. */
 	protected String server() {
 		return this.server;
+	}
+
+	/**
+	 * Skip a test of a truncated multipart body where Spring's own multipart parser leaks:
+	 * on Spring Framework 7.0.8 (Boot 4.0.7) {@code MultipartParser} keeps a buffer when it
+	 * fails on a body cut short, which Netty's detector reports (seen in CI, not always:
+	 * it depends on when the garbage collector runs); 7.0.10 (Boot 4.1.2) releases it.
+	 */
+	protected static void assumeMultipartParserReleasesTruncatedBodies() {
+		String version = SpringVersion.getVersion();
+		assumeTrue(version == null || !version.matches("7\\.0\\.[0-9]"),
+				() -> "Spring Framework " + version + "'s MultipartParser leaks a truncated body's buffer");
 	}
 
 	@Test

@@ -117,6 +117,12 @@ abstract class BadInputIntegrationTests extends RealServerTests {
 				// Tomcat closes the connection after a 400 or a 413, and says so
 				next = goodRequestOnANewConnection();
 			}
+			else if ("Jetty".equals(server()) && (status == 413 || status == 415)) {
+				// Jetty may keep a connection whose body was left unread and parse the rest of
+				// that body as the next request (a 400 "Illegal character"), or close it: no
+				// reader reads such a body, stock's alike. The server must serve a new one.
+				next = goodRequestOnANewConnection();
+			}
 			else {
 				try {
 					next = goodRequest(connection);

@@ -7,7 +7,6 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.MultipartBodyBuilder;
-import org.springframework.web.reactive.function.BodyInserters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -100,14 +99,6 @@ abstract class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 			.block();
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).contains("Could not find end of body");
-	}
-
-	private ResponseEntity<String> postMultipart(String uri, MultipartBodyBuilder form) {
-		return this.client.post()
-			.uri(uri)
-			.body(BodyInserters.fromMultipartData(form.build()))
-			.exchangeToMono((response) -> response.toEntity(String.class))
-			.block();
 	}
 
 }

@@ -377,14 +377,6 @@ abstract class FormIntegrationTests extends RealServerTests {
 		});
 	}
 
-	private ResponseEntity<String> postMultipart(String uri, MultipartBodyBuilder form) {
-		return this.client.post()
-			.uri(uri)
-			.body(BodyInserters.fromMultipartData(form.build()))
-			.exchangeToMono((response) -> response.toEntity(String.class))
-			.block();
-	}
-
 	private ResponseEntity<String> postRaw(String uri, String contentType, String body) {
 		return this.client.post()
 			.uri(uri)

@@ -1,19 +1,30 @@
 package io.fastpath.integration;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.SpringVersion;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.MultipartBodyBuilder;
+import org.springframework.http.codec.ClientCodecConfigurer;
+import org.springframework.http.codec.multipart.MultipartHttpMessageWriter;
+import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,6 +105,34 @@ abstract class RealServerTests {
 			int length = Math.min(chunkSize, bytes.length - offset);
 			return DefaultDataBufferFactory.sharedInstance.allocateBuffer(length).write(bytes, offset, length);
 		});
+	}
+
+	/**
+	 * Post a multipart form and take the answer, whatever its status. The form is encoded
+	 * ahead and sent as one body with a {@code Content-Length}, as a browser sends a small
+	 * form: a server that answers before reading a body to its end (a limit was crossed)
+	 * closes the connection, and a client still writing the body then fails on the closed
+	 * connection instead of reading the answer (seen in CI with a body streamed part by
+	 * part).
+	 */
+	protected ResponseEntity<String> postMultipart(String uri, MultipartBodyBuilder form) {
+		MockClientHttpRequest encoded = new MockClientHttpRequest(HttpMethod.POST, uri);
+		new MultipartHttpMessageWriter(ClientCodecConfigurer.create().getWriters())
+			.write(Mono.just(form.build()), ResolvableType.forClass(MultiValueMap.class), MediaType.MULTIPART_FORM_DATA,
+					encoded, Map.of())
+			.block();
+		byte[] body = DataBufferUtils.join(encoded.getBody()).map((joined) -> {
+			byte[] bytes = new byte[joined.readableByteCount()];
+			joined.read(bytes);
+			DataBufferUtils.release(joined);
+			return bytes;
+		}).block();
+		return this.client.post()
+			.uri(uri)
+			.headers((headers) -> headers.setContentType(encoded.getHeaders().getContentType()))
+			.bodyValue(body)
+			.exchangeToMono((response) -> response.toEntity(String.class))
+			.block();
 	}
 
 	/** Post a form body and take the answer, whatever its status. */

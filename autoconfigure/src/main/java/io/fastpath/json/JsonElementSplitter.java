@@ -329,6 +329,14 @@ final class JsonElementSplitter {
 		}
 		if (i < end) {
 			boolean spaced = isWhitespace(bytes[i]);
+			if (!literal && bytes[i] > '9' && bytes[i] != ']' && bytes[i] != '}'
+					&& isZero(bytes, this.elementStart, i)) {
+				// Jackson's own rule for a leading zero, where the delimiter rule above would
+				// split: "0[1]" is an error, "5[1]" two values.
+				throw error("Unexpected character ('" + (char) bytes[i]
+						+ "') in numeric value: expected digit (0-9), decimal point (.) or exponent indicator (e/E) to follow '0'",
+						i);
+			}
 			if (!spaced && (literal ? bytes[i] != '"' : isFloatingPoint(bytes, this.elementStart, i))) {
 				throw error("Unexpected character ('" + (char) bytes[i]
 						+ "'): expected space separating root-level values", i);
@@ -340,6 +348,12 @@ final class JsonElementSplitter {
 			}
 		}
 		return i;
+	}
+
+	/** Whether the bytes are "0" or "-0". */
+	private static boolean isZero(byte[] bytes, int start, int end) {
+		int digit = (bytes[start] == '-') ? start + 1 : start;
+		return digit == end - 1 && bytes[digit] == '0';
 	}
 
 	private static boolean isFloatingPoint(byte[] bytes, int start, int end) {

@@ -3,6 +3,7 @@ package io.fastpath.json;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -301,6 +302,10 @@ class JsonArrayDecoderDifferentialTests {
 		assertThat(emittedDifference(testCase, stock, wrong, stockOfOtherChunks)).contains("neither stock's");
 		assertThat(emittedDifference(testCase, stock, fewer, stockOfOtherChunks)).as("a prefix").isNull();
 		assertThat(emittedDifference(testCase, stock, stock, stockOfOtherChunks)).isNull();
+		Function<List<byte[]>, @Nullable DecoderOutcome> stockCutAfterTwoValues = (chunks) -> (chunks.size() == 2
+				&& chunks.get(0).length == "[1,2,".length()) ? extra : stock;
+		assertThat(emittedDifference(testCase, stock, extra, stockCutAfterTwoValues))
+			.as("emitted by stock for one cut of the body").isNull();
 	}
 
 	private @Nullable Case createCase(Target target, Random random, int index, @Nullable Damage forced) {
@@ -385,7 +390,7 @@ class JsonArrayDecoderDifferentialTests {
 			}
 		}
 		String emitted = emittedDifference(testCase, expected, actual,
-				(chunks) -> run(subjects.stock(testCase.mapper()), testCase, chunks, factory));
+				(chunks) -> run(subjects.stock(testCase.mapper()), testCase, chunks, factory.forStock()));
 		if (emitted != null) {
 			return new Failure(testCase, expected, actual, emitted);
 		}
@@ -473,6 +478,18 @@ class JsonArrayDecoderDifferentialTests {
 		}
 		for (List<byte[]> chunks : List.of(List.of(testCase.body()), Failure.split(testCase.body(), true))) {
 			DecoderOutcome other = stock.apply(chunks);
+			if (other != null && isPrefix(emitted, other.values())) {
+				return null;
+			}
+		}
+		// Stock drops the values of a chunk that fails, and its tokenizer splits touching
+		// values differently at a chunk boundary ("14\"x" is two values in one chunk, an
+		// error across two): Fastpath, which emits as it reads, may emit what stock emits
+		// only for some cut of the body. Every cut in two is tried.
+		byte[] body = testCase.body();
+		for (int cut = 1; cut < body.length; cut++) {
+			DecoderOutcome other = stock
+				.apply(List.of(Arrays.copyOfRange(body, 0, cut), Arrays.copyOfRange(body, cut, body.length)));
 			if (other != null && isPrefix(emitted, other.values())) {
 				return null;
 			}

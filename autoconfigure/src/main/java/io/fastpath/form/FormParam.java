@@ -27,7 +27,7 @@ import org.springframework.web.bind.annotation.ValueConstants;
  * ({@code spring.webflux.multipart.*} for multipart forms).
  *
  * @author Fastpath
- * @see FormParamMethodArgumentResolver
+ * @see FormArgumentsWebFluxConfigurer
  */
 @Target(ElementType.PARAMETER)
 @Retention(RetentionPolicy.RUNTIME)

@@ -43,7 +43,7 @@ import org.springframework.web.server.UnsupportedMediaTypeStatusException;
  *
  * @author Fastpath
  */
-public class FormParamMethodArgumentResolver extends HandlerMethodArgumentResolverSupport {
+final class FormParamMethodArgumentResolver extends HandlerMethodArgumentResolverSupport {
 
 	/** The part type of arguments bound to text fields. */
 	private static final Class<?> TEXT = Void.class;
@@ -60,7 +60,7 @@ public class FormParamMethodArgumentResolver extends HandlerMethodArgumentResolv
 	 * {@code #{...}} expressions in default values, or {@code null}
 	 * @param adapterRegistry the registry of reactive types, to reject reactive arguments
 	 */
-	public FormParamMethodArgumentResolver(@Nullable ConfigurableBeanFactory beanFactory,
+	FormParamMethodArgumentResolver(@Nullable ConfigurableBeanFactory beanFactory,
 			ReactiveAdapterRegistry adapterRegistry) {
 		super(adapterRegistry);
 		this.beanFactory = beanFactory;

@@ -14,7 +14,7 @@ import org.springframework.web.server.ServerWebExchange;
  *
  * @author Fastpath
  */
-public class FormParametersArgumentResolver implements HandlerMethodArgumentResolver {
+final class FormParametersArgumentResolver implements HandlerMethodArgumentResolver {
 
 	@Override
 	public boolean supportsParameter(MethodParameter parameter) {

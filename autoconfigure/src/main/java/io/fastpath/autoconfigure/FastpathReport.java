@@ -4,21 +4,19 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import io.fastpath.autoconfigure.FastpathEndpoint.CodecsDescriptor;
 import io.fastpath.autoconfigure.FastpathEndpoint.ReplacedReader;
-import io.fastpath.buffer.AggregatingHttpMessageReader;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.ReadEvent.Feature;
 import io.fastpath.form.FormArgumentsWebFluxConfigurer;
 import io.fastpath.form.LazyFormDecoding;
-import io.fastpath.form.LazyFormHttpMessageReader;
-import io.fastpath.json.JsonArrayDecoder;
 import io.fastpath.json.JsonArrayDecoding;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -26,6 +24,7 @@ import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -72,7 +71,7 @@ final class FastpathReport {
 		if (!(configurer instanceof DecoratingServerCodecConfigurer decorating)) {
 			return new CodecsDescriptor(false, List.of(), List.of());
 		}
-		return describe(decorating.getDelegate().getReaders(), decorating.getReaders(), true);
+		return describe(decorating.getDelegate().getReaders(), decorators(), true);
 	}
 
 	/**
@@ -87,7 +86,7 @@ final class FastpathReport {
 		}
 		List<HttpMessageReader<?>> readers = new ArrayList<>();
 		builder.clientConnector(NOT_CONNECTING).codecs((codecs) -> readers.addAll(codecs.getReaders())).build();
-		return describe(readers, HttpMessageReaderDecorator.decorateAll(readers, decorators()), false);
+		return describe(readers, decorators(), false);
 	}
 
 	private boolean customizesWebClients() {
@@ -99,62 +98,77 @@ final class FastpathReport {
 		return this.beanFactory.getBeanProvider(HttpMessageReaderDecorator.class).orderedStream().toList();
 	}
 
-	private static CodecsDescriptor describe(List<HttpMessageReader<?>> before, List<HttpMessageReader<?>> after,
-			boolean server) {
-		List<ReplacedReader> replaced = new ArrayList<>();
+	/**
+	 * The readers that the decorators replace in the given list, applied one after the
+	 * other as the codecs apply them, and the features behind them: a reader one decorator
+	 * replaces and the next replaces again (the JSON decoder's reader, then aggregated) is
+	 * one replacement with both features. Readers are compared within this one
+	 * derivation: two calls of a configurer's {@code getReaders()} build some readers anew
+	 * (its catch-all {@code String} reader, for one), which compared across calls would
+	 * count as replaced.
+	 */
+	private static CodecsDescriptor describe(List<HttpMessageReader<?>> readers,
+			List<HttpMessageReaderDecorator> decorators, boolean server) {
+		List<HttpMessageReader<?>> current = readers;
+		Set<Integer> replacedAt = new TreeSet<>();
 		Set<Feature> features = EnumSet.noneOf(Feature.class);
-		// Decorators replace readers in place: the lists match index by index.
-		for (int i = 0; i < Math.min(before.size(), after.size()); i++) {
-			if (before.get(i) != after.get(i)) {
-				replaced.add(new ReplacedReader(describe(before.get(i)), describe(after.get(i))));
-				addFeatures(after.get(i), server, features);
+		for (HttpMessageReaderDecorator decorator : decorators) {
+			List<HttpMessageReader<?>> next = decorator.decorate(current);
+			// Decorators replace readers in place: the lists match index by index.
+			for (int i = 0; i < Math.min(current.size(), next.size()); i++) {
+				if (current.get(i) != next.get(i)) {
+					replacedAt.add(i);
+					Feature feature = feature(decorator);
+					// The form reader replaced on a client hands responses to the stock
+					// reader: the form feature is a server's only.
+					if (feature != null && (server || feature != Feature.FORM)) {
+						features.add(feature);
+					}
+				}
+			}
+			current = next;
+		}
+		List<ReplacedReader> replaced = new ArrayList<>();
+		for (int i : replacedAt) {
+			if (i < current.size()) {
+				replaced.add(new ReplacedReader(describe(readers.get(i)), describe(current.get(i))));
 			}
 		}
 		return new CodecsDescriptor(!replaced.isEmpty(), features.stream().map(Feature::tagValue).toList(),
 				List.copyOf(replaced));
 	}
 
-	/** The reader's class and, for a reader of a decoder, the decoder's. */
-	private static String describe(HttpMessageReader<?> reader) {
-		Object decoder = decoder(reader);
-		String name = reader.getClass().getSimpleName();
-		return (decoder != null) ? name + "(" + decoder.getClass().getSimpleName() + ")" : name;
-	}
-
-	private static @Nullable Object decoder(HttpMessageReader<?> reader) {
-		if (reader instanceof AggregatingHttpMessageReader<?> aggregating) {
-			return aggregating.getDelegate().getDecoder();
-		}
-		return (reader instanceof DecoderHttpMessageReader<?> decoderReader) ? decoderReader.getDecoder() : null;
-	}
-
 	/**
-	 * Add the features behind a replaced reader. The form reader replaced on a client
-	 * hands responses to the stock reader: the form feature is a server's only.
+	 * The reader's class and, for a reader of a decoder, the decoder's; for the multipart
+	 * reader, that of the reader of its parts.
 	 */
-	private static void addFeatures(HttpMessageReader<?> reader, boolean server, Set<Feature> features) {
-		if (reader instanceof AggregatingHttpMessageReader<?>) {
-			features.add(Feature.BUFFER);
+	private static String describe(HttpMessageReader<?> reader) {
+		String name = reader.getClass().getSimpleName();
+		if (reader instanceof DecoderHttpMessageReader<?> decoderReader) {
+			return name + "(" + decoderReader.getDecoder().getClass().getSimpleName() + ")";
 		}
-		if (JSON_PRESENT && decoder(reader) instanceof JsonArrayDecoder) {
-			features.add(Feature.JSON);
+		if (reader instanceof MultipartHttpMessageReader multipart) {
+			return name + "(" + multipart.getPartReader().getClass().getSimpleName() + ")";
 		}
-		if (server && reader instanceof LazyFormHttpMessageReader) {
-			features.add(Feature.FORM);
+		return name;
+	}
+
+	private static @Nullable Feature feature(HttpMessageReaderDecorator decorator) {
+		if (decorator instanceof WholeBodyAggregation) {
+			return Feature.BUFFER;
 		}
+		if (JSON_PRESENT && decorator instanceof JsonArrayDecoding) {
+			return Feature.JSON;
+		}
+		if (decorator instanceof LazyFormDecoding) {
+			return Feature.FORM;
+		}
+		return null;
 	}
 
 	private static String featureName(HttpMessageReaderDecorator decorator) {
-		if (decorator instanceof WholeBodyAggregation) {
-			return Feature.BUFFER.tagValue();
-		}
-		if (JSON_PRESENT && decorator instanceof JsonArrayDecoding) {
-			return Feature.JSON.tagValue();
-		}
-		if (decorator instanceof LazyFormDecoding) {
-			return Feature.FORM.tagValue();
-		}
-		return decorator.getClass().getName();
+		Feature feature = feature(decorator);
+		return (feature != null) ? feature.tagValue() : decorator.getClass().getName();
 	}
 
 }

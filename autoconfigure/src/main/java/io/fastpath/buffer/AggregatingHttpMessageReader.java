@@ -1,15 +1,11 @@
 package io.fastpath.buffer;
 
-import java.util.List;
 import java.util.Map;
 
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
-
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.AbstractDataBufferDecoder;
@@ -20,37 +16,33 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.AbstractJacksonDecoder;
 import org.springframework.http.codec.DecoderHttpMessageReader;
-import org.springframework.http.codec.HttpMessageDecoder;
-import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
- * Decorates a stock {@link DecoderHttpMessageReader} so that its whole-body path
+ * Takes the place of a stock {@link DecoderHttpMessageReader} so that its whole-body path
  * ({@code readMono}: {@code @RequestBody T}, {@code bodyToMono}, {@code toEntity}) joins
  * the body with {@link DataBufferAggregator}, limited from the message's
  * {@code Content-Length}, instead of {@code DataBufferUtils.join}. A request's length
  * over the limit fails before the body is read; a response's when its first byte
  * arrives, as a response to {@code HEAD}, a 204 or a 304 announces a body that is not
- * sent. Everything else, including the streaming {@code read}, is the delegate's.
+ * sent. Everything else, including the streaming {@code read}, is the stock reader's.
  * <p>The aggregated body is handed to the decoder's own {@code decodeToMono} as a
  * {@code Mono}, which {@code DataBufferUtils.join} passes through untouched, so the
  * decoder keeps its own hints, context handling, logging and errors.
  * <p>Only decoders whose {@code decodeToMono} is "join with {@code maxInMemorySize}, then
  * decode" are supported (see {@link #supports(Decoder)}): for them the aggregator
- * applies exactly the limit the decoder would.
+ * applies exactly the limit the decoder would. It is a {@code DecoderHttpMessageReader}
+ * of the same decoder, so that code that asks a reader for its decoder still finds it.
  *
  * @param <T> the type of objects read
  * @author Fastpath
  */
-public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<T> {
+final class AggregatingHttpMessageReader<T> extends DecoderHttpMessageReader<T> {
 
 	private static final boolean JACKSON_PRESENT = ClassUtils.isPresent("tools.jackson.databind.ObjectMapper",
 			AggregatingHttpMessageReader.class.getClassLoader());
-
-	private final DecoderHttpMessageReader<T> delegate;
 
 	private final Decoder<T> decoder;
 
@@ -63,7 +55,7 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 	 * Decorate the given reader.
 	 * @param delegate a stock reader whose decoder is {@linkplain #supports(Decoder) supported}
 	 */
-	public AggregatingHttpMessageReader(DecoderHttpMessageReader<T> delegate) {
+	AggregatingHttpMessageReader(DecoderHttpMessageReader<T> delegate) {
 		this(delegate, ReadListener.NONE);
 	}
 
@@ -72,11 +64,11 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 	 * @param delegate a stock reader whose decoder is {@linkplain #supports(Decoder) supported}
 	 * @param listener the listener to tell
 	 */
-	public AggregatingHttpMessageReader(DecoderHttpMessageReader<T> delegate, ReadListener listener) {
+	AggregatingHttpMessageReader(DecoderHttpMessageReader<T> delegate, ReadListener listener) {
+		super(delegate.getDecoder());
 		Assert.isTrue(supports(delegate.getDecoder()),
 				() -> "Decoder " + delegate.getDecoder() + " does not aggregate with DataBufferUtils.join");
 		Assert.notNull(listener, "'listener' must not be null");
-		this.delegate = delegate;
 		this.decoder = delegate.getDecoder();
 		this.listener = listener;
 		this.limitExceeded = () -> listener.onRead(ReadEvent.BUFFER_TOO_LARGE);
@@ -90,51 +82,21 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 	 * @param decoder the decoder to check
 	 * @return whether {@link AggregatingHttpMessageReader} can decorate a reader of it
 	 */
-	public static boolean supports(Decoder<?> decoder) {
+	static boolean supports(Decoder<?> decoder) {
 		return decoder instanceof AbstractDataBufferDecoder<?> || decoder instanceof JoiningDecoder<?>
 				|| (JACKSON_PRESENT && decoder instanceof AbstractJacksonDecoder<?>);
 	}
 
 	/**
-	 * Return the decorated reader.
-	 * @return the stock reader
+	 * Read a whole body as the stock reader does, but aggregated by
+	 * {@link DataBufferAggregator}. The server's variant, inherited, adds the decoder's
+	 * server hints (Jackson's {@code @JsonView}, for one) and comes here.
 	 */
-	public DecoderHttpMessageReader<T> getDelegate() {
-		return this.delegate;
-	}
-
-	@Override
-	public List<MediaType> getReadableMediaTypes() {
-		return this.delegate.getReadableMediaTypes();
-	}
-
-	@Override
-	public List<MediaType> getReadableMediaTypes(ResolvableType elementType) {
-		return this.delegate.getReadableMediaTypes(elementType);
-	}
-
-	@Override
-	public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
-		return this.delegate.canRead(elementType, mediaType);
-	}
-
-	@Override
-	public Flux<T> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
-		return this.delegate.read(elementType, message, hints);
-	}
-
-	@Override
-	public Flux<T> read(ResolvableType actualType, ResolvableType elementType, ServerHttpRequest request,
-			ServerHttpResponse response, Map<String, Object> hints) {
-		return this.delegate.read(actualType, elementType, request, response, hints);
-	}
-
 	@Override
 	public Mono<T> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
 			Map<String, Object> hints) {
-		MediaType contentType = message.getHeaders().getContentType();
-		// Same default as DecoderHttpMessageReader#getContentType.
-		MediaType mimeType = (contentType != null) ? contentType : MediaType.APPLICATION_OCTET_STREAM;
+		MediaType contentType = getContentType(message);
+		Map<String, Object> allHints = Hints.merge(hints, getReadHints(elementType, message));
 		this.listener.onRead(ReadEvent.BUFFER_WHOLE_BODY);
 		long contentLength = message.getHeaders().getContentLength();
 		// A request's Content-Length always frames a body that follows, so one over the limit
@@ -144,17 +106,7 @@ public final class AggregatingHttpMessageReader<T> implements HttpMessageReader<
 						this.limitExceeded)
 				: DataBufferAggregator.aggregateResponseBody(message.getBody(), maxInMemorySize(), contentLength,
 						this.limitExceeded);
-		return this.decoder.decodeToMono(body, elementType, mimeType, hints);
-	}
-
-	@Override
-	public Mono<T> readMono(ResolvableType actualType, ResolvableType elementType, ServerHttpRequest request,
-			ServerHttpResponse response, Map<String, Object> hints) {
-		// Same server hints as DecoderHttpMessageReader, for example Jackson's @JsonView.
-		Map<String, Object> allHints = (this.decoder instanceof HttpMessageDecoder<?> httpMessageDecoder)
-				? Hints.merge(hints, httpMessageDecoder.getDecodeHints(actualType, elementType, request, response))
-				: hints;
-		return readMono(elementType, request, allHints);
+		return this.decoder.decodeToMono(body, elementType, contentType, allHints);
 	}
 
 	private int maxInMemorySize() {

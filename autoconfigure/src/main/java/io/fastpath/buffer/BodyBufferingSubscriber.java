@@ -21,7 +21,7 @@ import org.springframework.core.io.buffer.DataBuffer;
  * @param <O> the value emitted
  * @author Fastpath
  */
-public abstract class BodyBufferingSubscriber<O> extends Operators.MonoSubscriber<DataBuffer, O> {
+abstract class BodyBufferingSubscriber<O> extends Operators.MonoSubscriber<DataBuffer, O> {
 
 	private @Nullable Subscription upstream;
 

@@ -1,5 +1,7 @@
 package io.fastpath.buffer;
 
+import java.util.List;
+
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 
@@ -81,6 +83,23 @@ public final class DataBufferAggregator {
 			return Mono.error(limitExceeded(maxByteCount));
 		}
 		return aggregateResponseBody(buffers, maxByteCount, expectedLength, limitExceeded);
+	}
+
+	/**
+	 * Gather the given buffers into a list, without joining them, for a reader that reads
+	 * a body piece by piece (a parser that can be fed one buffer after another).
+	 * @param buffers the body
+	 * @param maxByteCount the most bytes to hold, or -1 for no limit
+	 * @param limitExceeded run once, before the error is signalled, when the body exceeds
+	 * the limit; it must not throw
+	 * @return the body's buffers, possibly none, which the subscriber then owns and must
+	 * release; on error, limit and cancel every buffer taken from the body is released
+	 */
+	public static Mono<List<DataBuffer>> collect(Publisher<? extends DataBuffer> buffers, int maxByteCount,
+			Runnable limitExceeded) {
+		Assert.notNull(buffers, "'buffers' must not be null");
+		Assert.notNull(limitExceeded, "'limitExceeded' must not be null");
+		return new BodyPartsMono(buffers, maxByteCount, limitExceeded);
 	}
 
 	/**

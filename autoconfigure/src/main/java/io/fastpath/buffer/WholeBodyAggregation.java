@@ -12,10 +12,11 @@ import org.springframework.util.Assert;
 
 /**
  * Puts {@link DataBufferAggregator} under the whole-body path of the stock readers: each
- * plain {@link DecoderHttpMessageReader} whose decoder
- * {@linkplain AggregatingHttpMessageReader#supports supports it} is replaced, in place,
- * by an {@link AggregatingHttpMessageReader} around it. Readers of other kinds, and
- * readers already decorated, are left as they are.
+ * plain {@link DecoderHttpMessageReader} whose decoder's whole-body path is "join, then
+ * decode" (the {@code core.codec} data buffer decoders for {@code String}, {@code byte[]}
+ * and the like, the Jackson decoders, and every {@link JoiningDecoder}) is replaced, in
+ * place, by a reader of the same decoder whose {@code readMono} aggregates the body first.
+ * Readers of other kinds, and readers already replaced, are left as they are.
  *
  * @author Fastpath
  */

@@ -34,6 +34,7 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.exc.InvalidDefinitionException;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.fastpath.buffer.DataBufferAggregator;
 import io.fastpath.buffer.JoiningDecoder;
 import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
@@ -248,7 +249,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 		}
 		// The parts are gathered, not joined: heap parts are streamed to the parser, so the
 		// body is never copied into one buffer first (stock joins it).
-		return new BodyPartsMono(input, getMaxInMemorySize(), this.limitExceeded).handle((parts, sink) -> {
+		return DataBufferAggregator.collect(input, getMaxInMemorySize(), this.limitExceeded).handle((parts, sink) -> {
 			if (!parts.isEmpty()) {
 				emit(decodeParts(parts, elementType, mimeType, withContext(hints, sink.contextView())), sink);
 			}

@@ -6,7 +6,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.fastpath.buffer.AggregatingHttpMessageReader;
+import io.fastpath.buffer.AggregatingReaders;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
 import io.fastpath.form.FormArgumentsWebFluxConfigurer;
@@ -50,6 +50,7 @@ import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import static io.fastpath.buffer.AggregatingReaders.aggregatedDecoders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -267,7 +268,7 @@ class FastpathAutoConfigurationTests {
 		this.webFluxRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
 			assertThat(configurer).isNotInstanceOf(DecoratingServerCodecConfigurer.class);
-			assertThat(configurer.getReaders()).noneMatch(AggregatingHttpMessageReader.class::isInstance);
+			assertThat(configurer.getReaders()).noneMatch(AggregatingReaders::isAggregating);
 		});
 	}
 
@@ -404,13 +405,6 @@ class FastpathAutoConfigurationTests {
 			response.setBody(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap("small".getBytes(StandardCharsets.UTF_8))));
 			return Mono.just(response);
 		};
-	}
-
-	private static List<Decoder<?>> aggregatedDecoders(List<HttpMessageReader<?>> readers) {
-		return readers.stream()
-			.filter(AggregatingHttpMessageReader.class::isInstance)
-			.<Decoder<?>>map((reader) -> ((AggregatingHttpMessageReader<?>) reader).getDelegate().getDecoder())
-			.toList();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import io.fastpath.test.LeakTrackingDataBufferFactory;
@@ -483,6 +484,65 @@ class DataBufferAggregatorTests {
 		catch (RuntimeException ex) {
 			return new Outcome(null, ex.getClass());
 		}
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void collectGivesTheBodysOwnBuffersInOrderWithoutJoining(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		DataBuffer first = buffer("foo");
+		DataBuffer second = buffer("bar");
+		StepVerifier.create(DataBufferAggregator.collect(Flux.just(first, second), 6, () -> {
+			throw new AssertionError("limit not exceeded");
+		})).assertNext((parts) -> {
+			assertThat(parts).containsExactly(first, second);
+			parts.forEach(DataBufferUtils::release);
+		}).verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void collectOfAnEmptyBodyGivesAnEmptyList(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		StepVerifier.create(DataBufferAggregator.collect(Flux.empty(), 6, () -> {
+		})).assertNext((parts) -> assertThat(parts).isEmpty()).verifyComplete();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void collectOverTheLimitReleasesWhatItHeldCancelsUpstreamAndSaysSoOnce(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		TestPublisher<DataBuffer> body = TestPublisher.create();
+		AtomicInteger exceeded = new AtomicInteger();
+		StepVerifier.create(DataBufferAggregator.collect(body, 5, exceeded::incrementAndGet))
+			.then(() -> body.next(buffer("foo"), buffer("bar")))
+			.expectErrorSatisfies((error) -> assertThat(error).isInstanceOf(DataBufferLimitException.class)
+				.hasMessage("Exceeded limit on max bytes to buffer : 5"))
+			.verify();
+		body.assertCancelled();
+		assertThat(exceeded).hasValue(1);
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void collectCancelledMidStreamReleasesWhatItHeld(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		TestPublisher<DataBuffer> body = TestPublisher.create();
+		StepVerifier.create(DataBufferAggregator.collect(body, 100, () -> {
+		})).then(() -> body.next(buffer("foo"), buffer("bar"))).thenCancel().verify();
+		body.assertCancelled();
+	}
+
+	@ParameterizedTest
+	@MethodSource("factories")
+	void collectFailedUpstreamReleasesWhatItHeld(LeakTrackingDataBufferFactory factory) {
+		use(factory);
+		TestPublisher<DataBuffer> body = TestPublisher.create();
+		StepVerifier.create(DataBufferAggregator.collect(body, 100, () -> {
+		}))
+			.then(() -> body.next(buffer("foo")).error(new IllegalStateException("connection lost")))
+			.expectErrorMessage("connection lost")
+			.verify();
 	}
 
 	private static List<byte[]> split(byte[] body, Random random) {

@@ -54,7 +54,8 @@ class WholeBodyAggregationTests {
 		for (int i = 0; i < stock.size(); i++) {
 			HttpMessageReader<?> replacement = decorated.get(i);
 			if (replacement instanceof AggregatingHttpMessageReader<?> aggregating) {
-				assertThat(aggregating.getDelegate()).as("decorated reader %d", i).isSameAs(stock.get(i));
+				assertThat(aggregating.getDecoder()).as("decoder of reader %d", i)
+					.isSameAs(((DecoderHttpMessageReader<?>) stock.get(i)).getDecoder());
 			}
 			else {
 				assertThat(replacement).as("reader %d", i).isSameAs(stock.get(i));
@@ -75,7 +76,7 @@ class WholeBodyAggregationTests {
 			assertThat(this.aggregation.decorate(List.of(reader))).as(decoder.getClass().getSimpleName())
 				.singleElement()
 				.isInstanceOfSatisfying(AggregatingHttpMessageReader.class,
-						(aggregating) -> assertThat(aggregating.getDelegate()).isSameAs(reader));
+						(aggregating) -> assertThat(aggregating.getDecoder()).isSameAs(decoder));
 		}
 	}
 
@@ -108,7 +109,7 @@ class WholeBodyAggregationTests {
 
 	private static String describe(HttpMessageReader<?> reader) {
 		if (reader instanceof AggregatingHttpMessageReader<?> aggregating) {
-			return "aggregating " + aggregating.getDelegate().getDecoder().getClass().getSimpleName();
+			return "aggregating " + aggregating.getDecoder().getClass().getSimpleName();
 		}
 		if (reader.getClass() == DecoderHttpMessageReader.class) {
 			return "DecoderHttpMessageReader of "

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.fastpath.buffer.AggregatingHttpMessageReader;
+import io.fastpath.buffer.AggregatingReaders;
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.form.LazyFormHttpMessageReader;
 import org.jspecify.annotations.Nullable;
@@ -14,6 +14,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.core.ResolvableType;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -21,8 +22,9 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 /**
  * Records which Fastpath whole-body readers were asked for a body, on which side
  * ("server:" or "client:") and for which decoder, so tests can prove the path was taken
- * and count reads. Applied last, it wraps each {@link AggregatingHttpMessageReader} and
- * {@link LazyFormHttpMessageReader} with a recording pass-through.
+ * and count reads. Applied last, it wraps each aggregating reader (see
+ * {@link AggregatingReaders}) and {@link LazyFormHttpMessageReader} with a recording
+ * pass-through.
  */
 class ReadMonoRecorder implements HttpMessageReaderDecorator {
 
@@ -39,8 +41,9 @@ class ReadMonoRecorder implements HttpMessageReaderDecorator {
 	@Override
 	public List<HttpMessageReader<?>> decorate(List<HttpMessageReader<?>> readers) {
 		return readers.stream().<HttpMessageReader<?>>map((reader) -> {
-			if (reader instanceof AggregatingHttpMessageReader<?> aggregating) {
-				return new Recording<>(aggregating, aggregating.getDelegate().getDecoder().getClass().getSimpleName());
+			if (AggregatingReaders.isAggregating(reader)) {
+				return new Recording<>(reader,
+						((DecoderHttpMessageReader<?>) reader).getDecoder().getClass().getSimpleName());
 			}
 			if (reader instanceof LazyFormHttpMessageReader lazyForm) {
 				return new Recording<>(lazyForm, "LazyFormHttpMessageReader");

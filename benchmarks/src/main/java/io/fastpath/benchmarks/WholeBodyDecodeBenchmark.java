@@ -2,10 +2,11 @@ package io.fastpath.benchmarks;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.fastpath.buffer.AggregatingHttpMessageReader;
+import io.fastpath.buffer.WholeBodyAggregation;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
@@ -25,6 +26,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.DecoderHttpMessageReader;
+import org.springframework.http.codec.HttpMessageReader;
 
 /**
  * A whole {@code String} body read from one buffer, as {@code @RequestBody String} and
@@ -52,7 +54,7 @@ public class WholeBodyDecodeBenchmark {
 	private final DecoderHttpMessageReader<String> stockReader = new DecoderHttpMessageReader<>(
 			StringDecoder.textPlainOnly());
 
-	private AggregatingHttpMessageReader<String> fastpathReader;
+	private HttpMessageReader<String> fastpathReader;
 
 	private final HttpHeaders headers = new HttpHeaders();
 
@@ -61,9 +63,13 @@ public class WholeBodyDecodeBenchmark {
 	private final ValueSink<String> sink = new ValueSink<>();
 
 	@Setup
+	@SuppressWarnings("unchecked")
 	public void setUp() {
-		this.fastpathReader = new AggregatingHttpMessageReader<>(
-				new DecoderHttpMessageReader<>(StringDecoder.textPlainOnly()), BenchmarkMeters.listener(this.meters));
+		// Built by the decorator, as the auto-configuration builds it.
+		this.fastpathReader = (HttpMessageReader<String>) new WholeBodyAggregation(
+				BenchmarkMeters.listener(this.meters))
+			.decorate(List.of(new DecoderHttpMessageReader<>(StringDecoder.textPlainOnly())))
+			.get(0);
 		byte[] text = "a".repeat(this.bodySize).getBytes(StandardCharsets.UTF_8);
 		this.body = BufferFactories.named(this.factory).allocateBuffer(text.length).write(text);
 		this.headers.setContentType(MediaType.TEXT_PLAIN);

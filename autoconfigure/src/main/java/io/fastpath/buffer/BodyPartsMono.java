@@ -1,4 +1,4 @@
-package io.fastpath.json;
+package io.fastpath.buffer;
 
 import java.util.List;
 
@@ -6,8 +6,6 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
-
-import io.fastpath.buffer.BodyBufferingSubscriber;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;

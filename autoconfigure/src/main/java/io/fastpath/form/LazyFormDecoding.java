@@ -12,9 +12,12 @@ import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.ReadListener;
 
 /**
- * Puts {@link LazyFormHttpMessageReader} in place of the stock
- * {@link FormHttpMessageReader} (exactly that class: a subclass may customize reading), in
- * the same position. Replacing it matters: {@code DefaultServerWebExchange} reads the form
+ * Puts a lazy form reader in place of the stock {@link FormHttpMessageReader} (exactly
+ * that class: a subclass may customize reading), in the same position. It scans the body
+ * once and decodes a field only when it is asked for ({@link FormParameters}), and fails
+ * a form of more fields than the limit with {@link TooManyFormFieldsException}. It
+ * follows the settings of the stock reader it replaces (default charset, in-memory
+ * limit), and leaves client responses to it. Replacing it matters: {@code DefaultServerWebExchange} reads the form
  * with the <em>last</em> reader that can, so a reader merely added beside the stock one
  * would lose to it, and {@code getFormData()}, {@code ServerRequest.formData()} and
  * {@code @ModelAttribute} binding would all stay on the stock path.

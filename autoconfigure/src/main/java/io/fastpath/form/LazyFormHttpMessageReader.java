@@ -54,7 +54,7 @@ import io.fastpath.codec.ReadListener;
  * @author Fastpath
  * @see LazyFormDecoding
  */
-public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiValueMap<String, String>> {
+final class LazyFormHttpMessageReader implements HttpMessageReader<MultiValueMap<String, String>> {
 
 	private static final Log logger = LogFactory.getLog(FormHttpMessageReader.class);
 
@@ -69,7 +69,7 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 	 * @param stock the reader whose settings to follow, and which reads client responses
 	 * @param maxFields the most fields a form may have
 	 */
-	public LazyFormHttpMessageReader(FormHttpMessageReader stock, int maxFields) {
+	LazyFormHttpMessageReader(FormHttpMessageReader stock, int maxFields) {
 		this(stock, maxFields, ReadListener.NONE);
 	}
 
@@ -80,7 +80,7 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 	 * @param maxFields the most fields a form may have
 	 * @param listener the listener to tell
 	 */
-	public LazyFormHttpMessageReader(FormHttpMessageReader stock, int maxFields, ReadListener listener) {
+	LazyFormHttpMessageReader(FormHttpMessageReader stock, int maxFields, ReadListener listener) {
 		Assert.notNull(stock, "Stock reader must not be null");
 		Assert.isTrue(maxFields >= 0, "Maximum number of fields must not be negative");
 		Assert.notNull(listener, "'listener' must not be null");
@@ -93,7 +93,7 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 	 * Return the stock reader this one takes the place of.
 	 * @return the stock reader
 	 */
-	public FormHttpMessageReader getStockReader() {
+	FormHttpMessageReader getStockReader() {
 		return this.stock;
 	}
 
@@ -101,7 +101,7 @@ public final class LazyFormHttpMessageReader implements HttpMessageReader<MultiV
 	 * Return the most fields a form may have.
 	 * @return the field limit
 	 */
-	public int getMaxFields() {
+	int getMaxFields() {
 		return this.maxFields;
 	}
 

@@ -18,10 +18,10 @@ import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
- * Puts {@link JsonArrayDecoder} in place of the stock Jackson JSON reader: the plain
+ * Puts {@link FastpathJsonDecoder} in place of the stock Jackson JSON reader: the plain
  * {@link DecoderHttpMessageReader} of a {@link JacksonJsonDecoder} (exactly that class:
  * a subclass may customize its readers) is replaced, in the same position, by one of a
- * {@code JsonArrayDecoder} that decorates the same decoder instance, so the application's
+ * {@code FastpathJsonDecoder} that decorates the same decoder instance, so the application's
  * mapper, registrations, MIME types and limit are kept. Readers of other JSON libraries
  * (Jackson 2, Gson, Kotlin serialization) are left alone.
  * <p>Each decoration builds new decoders, whose caches (one reader per type) live as long
@@ -116,7 +116,7 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 					&& ((DecoderHttpMessageReader<?>) reader).getDecoder().getClass() == JacksonJsonDecoder.class) {
 				JacksonJsonDecoder stock = (JacksonJsonDecoder) ((DecoderHttpMessageReader<?>) reader).getDecoder();
 				result.add(new DecoderHttpMessageReader<>(
-						JsonArrayDecoder.from(stock, this.readingMappers, this.listener)));
+						FastpathJsonDecoder.from(stock, this.readingMappers, this.listener)));
 				replaced = true;
 			}
 			else {
@@ -132,7 +132,7 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 
 	private static boolean isFastpathJson(HttpMessageReader<?> reader) {
 		return reader instanceof DecoderHttpMessageReader<?> decoderReader
-				&& decoderReader.getDecoder() instanceof JsonArrayDecoder;
+				&& decoderReader.getDecoder() instanceof FastpathJsonDecoder;
 	}
 
 }

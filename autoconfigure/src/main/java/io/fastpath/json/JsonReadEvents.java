@@ -21,7 +21,7 @@ import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.util.MimeType;
 
 /**
- * Which bodies {@link JsonArrayDecoder} reads itself and which it hands to stock, and how
+ * Which bodies {@link FastpathJsonDecoder} reads itself and which it hands to stock, and how
  * it names its rejections, as {@link ReadEvent}s.
  *
  * @author Fastpath

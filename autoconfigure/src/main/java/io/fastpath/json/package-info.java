@@ -1,5 +1,5 @@
 /**
- * Fast JSON decoding with Jackson Databind: {@link io.fastpath.json.JsonArrayDecoder}
+ * Fast JSON decoding with Jackson Databind: {@link io.fastpath.json.FastpathJsonDecoder}
  * and the decorator that puts it in place of the stock Jackson JSON reader. Free of
  * Spring Boot, so plain Spring WebFlux applications can use it.
  */

@@ -64,7 +64,7 @@ class RuntimeHintsTests {
 			.extracting((registrar) -> registrar.getClass().getName())
 			.filteredOn((name) -> name.startsWith("io.fastpath."))
 			.containsExactlyInAnyOrder("io.fastpath.buffer.AggregatorRuntimeHints",
-					"io.fastpath.form.FormParamRuntimeHints", "io.fastpath.json.JsonArrayDecoderRuntimeHints");
+					"io.fastpath.form.FormParamRuntimeHints", "io.fastpath.json.FastpathJsonDecoderRuntimeHints");
 	}
 
 	@SuppressWarnings("unused")

@@ -11,8 +11,8 @@ import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
 import io.fastpath.form.FormArgumentsWebFluxConfigurer;
 import io.fastpath.form.LazyFormDecoding;
-import io.fastpath.form.LazyFormHttpMessageReader;
-import io.fastpath.json.JsonArrayDecoder;
+import io.fastpath.form.LazyFormReaders;
+import io.fastpath.json.FastpathJsonDecoder;
 import io.fastpath.json.JsonArrayDecoding;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -131,14 +131,12 @@ class FastpathAutoConfigurationTests {
 			.withPropertyValues("fastpath.form.max-parameters=5", "spring.http.codecs.max-in-memory-size=1KB")
 			.run((context) -> {
 				ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
-				assertThat(configurer.getReaders()).noneMatch((reader) -> reader.getClass() == FormHttpMessageReader.class)
-					.filteredOn(LazyFormHttpMessageReader.class::isInstance)
-					.singleElement()
-					.satisfies((reader) -> {
-						assertThat(((LazyFormHttpMessageReader) reader).getMaxFields()).isEqualTo(5);
-						assertThat(((LazyFormHttpMessageReader) reader).getStockReader().getMaxInMemorySize())
-							.isEqualTo(1024);
-					});
+				assertThat(configurer.getReaders())
+					.noneMatch((reader) -> reader.getClass() == FormHttpMessageReader.class);
+				assertThat(LazyFormReaders.limits(configurer.getReaders())).singleElement().satisfies((limits) -> {
+					assertThat(limits.maxFields()).isEqualTo(5);
+					assertThat(limits.stockReader().getMaxInMemorySize()).isEqualTo(1024);
+				});
 			});
 	}
 
@@ -146,7 +144,7 @@ class FastpathAutoConfigurationTests {
 	void serverFormReaderIsStockWhenFormFeatureIsSwitchedOff() {
 		this.webFluxRunner.withPropertyValues("fastpath.form.enabled=false").run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
-			assertThat(configurer.getReaders()).noneMatch(LazyFormHttpMessageReader.class::isInstance)
+			assertThat(configurer.getReaders()).noneMatch(LazyFormReaders::isLazyForm)
 				.anyMatch((reader) -> reader.getClass() == FormHttpMessageReader.class);
 		});
 	}
@@ -196,9 +194,9 @@ class FastpathAutoConfigurationTests {
 			assertThat(configurer).isInstanceOf(DecoratingServerCodecConfigurer.class);
 			assertThat(aggregatedDecoders(configurer.getReaders()))
 				.hasAtLeastOneElementOfType(StringDecoder.class)
-				.filteredOn(JsonArrayDecoder.class::isInstance)
+				.filteredOn(FastpathJsonDecoder.class::isInstance)
 				.singleElement()
-				.satisfies((decoder) -> assertThat(((JsonArrayDecoder) decoder).getMapper())
+				.satisfies((decoder) -> assertThat(((FastpathJsonDecoder) decoder).getMapper())
 					.isSameAs(context.getBean(JsonMapper.class)));
 		});
 	}
@@ -215,9 +213,9 @@ class FastpathAutoConfigurationTests {
 	void jacksonDecoderConfiguredByTheApplicationIsKept() {
 		this.webFluxRunner.withUserConfiguration(CustomJacksonDecoderConfiguration.class).run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
-			assertThat(aggregatedDecoders(configurer.getReaders())).filteredOn(JsonArrayDecoder.class::isInstance)
+			assertThat(aggregatedDecoders(configurer.getReaders())).filteredOn(FastpathJsonDecoder.class::isInstance)
 				.singleElement()
-				.satisfies((decoder) -> assertThat(((JsonArrayDecoder) decoder).getStockDecoder())
+				.satisfies((decoder) -> assertThat(((FastpathJsonDecoder) decoder).getStockDecoder())
 					.isSameAs(CustomJacksonDecoderConfiguration.decoder));
 		});
 	}
@@ -228,7 +226,7 @@ class FastpathAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean(JsonArrayDecoding.class).hasSingleBean(WholeBodyAggregation.class);
 			assertThat(aggregatedDecoders(context.getBean(ServerCodecConfigurer.class).getReaders()))
 				.hasAtLeastOneElementOfType(JacksonJsonDecoder.class)
-				.noneMatch(JsonArrayDecoder.class::isInstance);
+				.noneMatch(FastpathJsonDecoder.class::isInstance);
 		});
 	}
 

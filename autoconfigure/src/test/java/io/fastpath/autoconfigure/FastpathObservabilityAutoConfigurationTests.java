@@ -161,7 +161,7 @@ class FastpathObservabilityAutoConfigurationTests {
 						new ReplacedReader("MultipartHttpMessageReader(DefaultPartHttpMessageReader)",
 								"MultipartHttpMessageReader(PartCountingReader)"),
 						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
-								"AggregatingHttpMessageReader(JsonArrayDecoder)"),
+								"AggregatingHttpMessageReader(FastpathJsonDecoder)"),
 						aggregated("StringDecoder"));
 				CodecsDescriptor webClient = descriptor.webClient();
 				assertThat(webClient.active()).isTrue();
@@ -169,7 +169,7 @@ class FastpathObservabilityAutoConfigurationTests {
 				// The form reader is replaced on clients too, but hands client responses to stock.
 				assertThat(webClient.replacedReaders()).contains(
 						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
-								"AggregatingHttpMessageReader(JsonArrayDecoder)"),
+								"AggregatingHttpMessageReader(FastpathJsonDecoder)"),
 						new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
 				assertThat(descriptor.reads()).hasSize(12)
 					.contains(new ReadCount("json", "flux", "stock", "flux-of-collections", 0));

@@ -2,7 +2,7 @@ package io.fastpath.buffer;
 
 import java.util.List;
 
-import io.fastpath.json.JsonArrayDecoder;
+import io.fastpath.json.FastpathJsonDecoder;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -67,7 +67,7 @@ class WholeBodyAggregationTests {
 	void decoratesReadersOfEveryDecoderWhoseWholeBodyPathIsAJoin() {
 		List<Decoder<?>> joining = List.of(StringDecoder.allMimeTypes(), new ByteArrayDecoder(),
 				new ByteBufferDecoder(), new DataBufferDecoder(), new NettyByteBufDecoder(),
-				new JacksonJsonDecoder(JsonMapper.builder().build()), new JsonArrayDecoder(JsonMapper.builder().build()),
+				new JacksonJsonDecoder(JsonMapper.builder().build()), new FastpathJsonDecoder(JsonMapper.builder().build()),
 				// Stock reads resources with ResourceHttpMessageReader (left alone), but the
 				// decoder's own decodeToMono is a join too.
 				new ResourceDecoder());

@@ -40,7 +40,7 @@ abstract class JsonArrayIntegrationTests extends RealServerTests {
 			})
 			.block();
 		assertThat(echoed).isEqualTo(PEOPLE);
-		assertThat(this.recorder.reads()).containsExactly("server:JsonArrayDecoder", "client:JsonArrayDecoder");
+		assertThat(this.recorder.reads()).containsExactly("server:FastpathJsonDecoder", "client:FastpathJsonDecoder");
 	}
 
 	@Test

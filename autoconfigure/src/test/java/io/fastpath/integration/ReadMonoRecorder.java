@@ -6,7 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fastpath.buffer.AggregatingReaders;
 import io.fastpath.codec.HttpMessageReaderDecorator;
-import io.fastpath.form.LazyFormHttpMessageReader;
+import io.fastpath.form.LazyFormReaders;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -23,7 +23,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * Records which Fastpath whole-body readers were asked for a body, on which side
  * ("server:" or "client:") and for which decoder, so tests can prove the path was taken
  * and count reads. Applied last, it wraps each aggregating reader (see
- * {@link AggregatingReaders}) and {@link LazyFormHttpMessageReader} with a recording
+ * {@link AggregatingReaders}) and each lazy form reader with a recording
  * pass-through.
  */
 class ReadMonoRecorder implements HttpMessageReaderDecorator {
@@ -45,8 +45,8 @@ class ReadMonoRecorder implements HttpMessageReaderDecorator {
 				return new Recording<>(reader,
 						((DecoderHttpMessageReader<?>) reader).getDecoder().getClass().getSimpleName());
 			}
-			if (reader instanceof LazyFormHttpMessageReader lazyForm) {
-				return new Recording<>(lazyForm, "LazyFormHttpMessageReader");
+			if (LazyFormReaders.isLazyForm(reader)) {
+				return new Recording<>(reader, "LazyFormHttpMessageReader");
 			}
 			return reader;
 		}).toList();

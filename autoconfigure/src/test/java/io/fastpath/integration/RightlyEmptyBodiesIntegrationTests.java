@@ -91,7 +91,7 @@ abstract class RightlyEmptyBodiesIntegrationTests extends RealServerTests {
 	@MethodSource("responses")
 	void bodyToMonoListIsEmptyAsWithStock(HttpMethod method, String path) {
 		assertSameAsStock((client) -> client.method(method).uri(path).retrieve().bodyToMono(PEOPLE));
-		assertThat(this.recorder.reads()).containsExactly("client:JsonArrayDecoder");
+		assertThat(this.recorder.reads()).containsExactly("client:FastpathJsonDecoder");
 	}
 
 	@ParameterizedTest(name = "{0} {1}")

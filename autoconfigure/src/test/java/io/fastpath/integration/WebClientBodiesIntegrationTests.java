@@ -96,7 +96,7 @@ abstract class WebClientBodiesIntegrationTests extends RealServerTests {
 		Function<WebClient, Mono<List<Person>>> call = (client) -> client.get().uri(uri).retrieve().bodyToMono(PEOPLE);
 		List<Person> fastpath = call.apply(this.client).block();
 		assertThat(fastpath).hasSize(people).isEqualTo(call.apply(stock()).block());
-		assertThat(this.recorder.reads()).containsExactly("client:JsonArrayDecoder");
+		assertThat(this.recorder.reads()).containsExactly("client:FastpathJsonDecoder");
 	}
 
 	@ParameterizedTest(name = "{0} body, chunked={3}")

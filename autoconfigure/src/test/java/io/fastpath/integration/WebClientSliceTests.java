@@ -52,7 +52,7 @@ class WebClientSliceTests {
 			.isEqualTo("body");
 		assertThat(client.get().uri("http://localhost/json").retrieve().bodyToMono(LONGS).block())
 			.containsExactly(1L, 2L);
-		assertThat(this.recorder.reads()).containsExactly("client:StringDecoder", "client:JsonArrayDecoder");
+		assertThat(this.recorder.reads()).containsExactly("client:StringDecoder", "client:FastpathJsonDecoder");
 	}
 
 	/** The recorder sees Fastpath's readers only: a stock client leaves it empty. */

@@ -81,7 +81,7 @@ abstract class WholeBodyIntegrationTests extends RealServerTests {
 			.bodyToMono(FastpathTestApplication.Person.class)
 			.block();
 		assertThat(echoed).isEqualTo(person);
-		assertThat(this.recorder.reads()).containsExactly("server:JsonArrayDecoder", "client:JsonArrayDecoder");
+		assertThat(this.recorder.reads()).containsExactly("server:FastpathJsonDecoder", "client:FastpathJsonDecoder");
 	}
 
 	@Test

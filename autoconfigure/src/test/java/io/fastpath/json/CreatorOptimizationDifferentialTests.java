@@ -116,9 +116,9 @@ class CreatorOptimizationDifferentialTests {
 	void readsTheSameAsStockWithTheOptimizationOnAndOff(Shape shape) {
 		Random random = new Random(SEED ^ shape.name().hashCode());
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(shape.mapper());
-		JsonArrayDecoder optimized = JsonArrayDecoder.from(new JacksonJsonDecoder(shape.mapper()),
+		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(shape.mapper()),
 				new BlackbirdTwins(), ReadListener.NONE);
-		JsonArrayDecoder plain = JsonArrayDecoder.from(new JacksonJsonDecoder(shape.mapper()));
+		FastpathJsonDecoder plain = FastpathJsonDecoder.from(new JacksonJsonDecoder(shape.mapper()));
 		List<String> failures = new ArrayList<>();
 		for (LeakTrackingDataBufferFactory factory : List.of(LeakTrackingDataBufferFactory.heap(),
 				LeakTrackingDataBufferFactory.nettyPooled())) {
@@ -144,7 +144,7 @@ class CreatorOptimizationDifferentialTests {
 	@Test
 	void recordsAreBuiltThroughBlackbirdWhileTheApplicationsMapperIsLeftAlone() {
 		JsonMapper mapper = JsonMapper.builder().build();
-		JsonArrayDecoder optimized = JsonArrayDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(), ReadListener.NONE);
+		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(), ReadListener.NONE);
 		byte[] body = "{\"name\":\"n\"}".getBytes(StandardCharsets.UTF_8);
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 		Probe probe = (Probe) optimized.decode(factory.wrap(body), ResolvableType.forClass(Probe.class), JSON, null);

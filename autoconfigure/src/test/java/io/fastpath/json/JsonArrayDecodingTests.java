@@ -29,7 +29,7 @@ class JsonArrayDecodingTests {
 					&& reader.getDecoder().getClass() == JacksonJsonDecoder.class) {
 				assertThat(jsonDecoder(decorated).getStockDecoder()).isSameAs(reader.getDecoder());
 				assertThat(decorated.get(i)).isInstanceOfSatisfying(DecoderHttpMessageReader.class,
-						(replaced) -> assertThat(replaced.getDecoder()).isInstanceOf(JsonArrayDecoder.class));
+						(replaced) -> assertThat(replaced.getDecoder()).isInstanceOf(FastpathJsonDecoder.class));
 			}
 			else {
 				assertThat(decorated.get(i)).isSameAs(readers.get(i));
@@ -42,7 +42,7 @@ class JsonArrayDecodingTests {
 		ServerCodecConfigurer configurer = new DecoratingServerCodecConfigurer(ServerCodecConfigurer.create(),
 				List.of(new JsonArrayDecoding()));
 		List<HttpMessageReader<?>> readers = configurer.getReaders();
-		JsonArrayDecoder decoder = jsonDecoder(readers);
+		FastpathJsonDecoder decoder = jsonDecoder(readers);
 		// The list that holds the decoder is the configurer's own: nothing weak in between.
 		assertThat(configurer.getReaders()).isSameAs(readers);
 		System.gc();
@@ -54,18 +54,18 @@ class JsonArrayDecodingTests {
 		ExchangeStrategies strategies = new DecoratingExchangeStrategies(ExchangeStrategies.withDefaults(),
 				List.of(new JsonArrayDecoding()));
 		List<HttpMessageReader<?>> readers = strategies.messageReaders();
-		JsonArrayDecoder decoder = jsonDecoder(readers);
+		FastpathJsonDecoder decoder = jsonDecoder(readers);
 		assertThat(strategies.messageReaders()).isSameAs(readers);
 		System.gc();
 		assertThat(jsonDecoder(strategies.messageReaders())).isSameAs(decoder);
 	}
 
-	static JsonArrayDecoder jsonDecoder(List<HttpMessageReader<?>> readers) {
+	static FastpathJsonDecoder jsonDecoder(List<HttpMessageReader<?>> readers) {
 		return readers.stream()
 			.filter(DecoderHttpMessageReader.class::isInstance)
 			.map((reader) -> ((DecoderHttpMessageReader<?>) reader).getDecoder())
-			.filter(JsonArrayDecoder.class::isInstance)
-			.map(JsonArrayDecoder.class::cast)
+			.filter(FastpathJsonDecoder.class::isInstance)
+			.map(FastpathJsonDecoder.class::cast)
 			.findFirst()
 			.orElseThrow();
 	}

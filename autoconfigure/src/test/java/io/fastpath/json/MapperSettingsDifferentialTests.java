@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * primitive arrays, POJOs, a {@code @JsonRootName} POJO) reads a table of bodies that
  * the setting may concern (scalars where arrays are expected, arrays of one, a root
  * name, trailing tokens, strings for numbers, nulls, non-standard syntax), in one buffer
- * and byte by byte, with {@link JsonArrayDecoder} and the stock {@link JacksonJsonDecoder}
+ * and byte by byte, with {@link FastpathJsonDecoder} and the stock {@link JacksonJsonDecoder}
  * on the same mapper: the same values, or a failure of the same class after the same
  * values.
  * <p>Where stock's own answer depends on how the body is cut (its {@code Flux}
@@ -121,7 +121,7 @@ class MapperSettingsDifferentialTests {
 	void everyTargetReadsEveryBodyLikeStock(Setting setting) {
 		JsonMapper mapper = setting.configure().apply(JsonMapper.builder()).build();
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(mapper);
-		JsonArrayDecoder fastpath = JsonArrayDecoder.from(new JacksonJsonDecoder(mapper));
+		FastpathJsonDecoder fastpath = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper));
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 		List<String> differences = new ArrayList<>();
 		List<String> notCompared = new ArrayList<>();

@@ -40,7 +40,7 @@ class PrimitiveArrayReaderTests {
 	@MethodSource("arrays")
 	void bodyOfCommasAllocatesLessThanItsOwnLength(Class<?> type, String value) {
 		byte[] body = ("[" + value + ",".repeat(BODY_LENGTH) + "]").getBytes(StandardCharsets.US_ASCII);
-		JsonArrayDecoder decoder = new JsonArrayDecoder(JsonMapper.builder().build());
+		FastpathJsonDecoder decoder = new FastpathJsonDecoder(JsonMapper.builder().build());
 		// Warm up: the first read loads classes and fills Jackson's buffer pools.
 		decodeFails(decoder, type, body);
 		long allocated = allocatedBytes(() -> decodeFails(decoder, type, body));
@@ -53,7 +53,7 @@ class PrimitiveArrayReaderTests {
 	@MethodSource("arrays")
 	void arraysOfEveryLengthAroundTheGrowthStepsDecodeLikeStock(Class<?> type, String value) {
 		JsonMapper mapper = JsonMapper.builder().build();
-		JsonArrayDecoder fastpath = new JsonArrayDecoder(mapper);
+		FastpathJsonDecoder fastpath = new FastpathJsonDecoder(mapper);
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(mapper);
 		for (int length = 0; length <= 70; length++) {
 			String json = "[" + String.join(",", Collections.nCopies(length, value)) + "]";
@@ -64,7 +64,7 @@ class PrimitiveArrayReaderTests {
 		}
 	}
 
-	private static void decodeFails(JsonArrayDecoder decoder, Class<?> type, byte[] body) {
+	private static void decodeFails(FastpathJsonDecoder decoder, Class<?> type, byte[] body) {
 		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> decode(decoder, type, body));
 	}
 

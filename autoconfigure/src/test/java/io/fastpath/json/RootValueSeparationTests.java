@@ -45,7 +45,7 @@ class RootValueSeparationTests {
 		for (ResolvableType type : new ResolvableType[] { ResolvableType.forClass(String.class),
 				ResolvableType.forClass(Object.class) }) {
 			DecoderOutcome expected = decode(new JacksonJsonDecoder(JsonMapper.builder().build()), body, type);
-			DecoderOutcome actual = decode(new JsonArrayDecoder(JsonMapper.builder().build()), body, type);
+			DecoderOutcome actual = decode(new FastpathJsonDecoder(JsonMapper.builder().build()), body, type);
 			assertThat(expected.differenceFrom(actual)).as(body + " as " + type).isNull();
 		}
 	}
@@ -57,13 +57,13 @@ class RootValueSeparationTests {
 		// is the reference.
 		JsonMapper mapper = JsonMapper.builder().build();
 		List<String> expected = List.of(mapper.readValue("-0", String.class), mapper.readValue("\"x\"", String.class));
-		DecoderOutcome actual = decode(new JsonArrayDecoder(mapper), "-0\"x\"", ResolvableType.forClass(String.class));
+		DecoderOutcome actual = decode(new FastpathJsonDecoder(mapper), "-0\"x\"", ResolvableType.forClass(String.class));
 		assertThat(actual.failed()).isFalse();
 		assertThat(actual.values()).isEqualTo(expected).containsExactly("-0", "x");
 	}
 
 	private DecoderOutcome decode(Decoder<?> decoder, String body, ResolvableType type) {
-		LeakTrackingDataBufferFactory factory = (decoder instanceof JsonArrayDecoder) ? this.factory
+		LeakTrackingDataBufferFactory factory = (decoder instanceof FastpathJsonDecoder) ? this.factory
 				: this.factory.forStock();
 		return DecoderOutcome.of(() -> decoder.decode(
 				Flux.just(factory.bufferOf(body.getBytes(StandardCharsets.UTF_8))), type,

@@ -3,12 +3,13 @@ package io.fastpath.benchmarks;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.fastpath.form.FormParameters;
-import io.fastpath.form.LazyFormHttpMessageReader;
+import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.form.RequestParameters;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -24,6 +25,7 @@ import org.springframework.core.ResolvableType;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.FormHttpMessageReader;
+import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -65,7 +67,7 @@ public class FormReadBenchmark {
 
 	private final FormHttpMessageReader stockReader = new FormHttpMessageReader();
 
-	private LazyFormHttpMessageReader fastpathReader;
+	private HttpMessageReader<MultiValueMap<String, String>> fastpathReader;
 
 	private final HttpHeaders headers = new HttpHeaders();
 
@@ -96,9 +98,13 @@ public class FormReadBenchmark {
 	}
 
 	@Setup
+	@SuppressWarnings("unchecked")
 	public void setUp() {
-		this.fastpathReader = new LazyFormHttpMessageReader(new FormHttpMessageReader(), 1000,
-				BenchmarkMeters.listener(this.meters));
+		// Built by the decorator, as the auto-configuration builds it.
+		this.fastpathReader = (HttpMessageReader<MultiValueMap<String, String>>) new LazyFormDecoding(1000,
+				BenchmarkMeters.listener(this.meters))
+			.decorate(List.of(new FormHttpMessageReader()))
+			.get(0);
 		StringBuilder form = new StringBuilder();
 		if (this.fields == 5) {
 			form.append("name=Ada+Lovelace&email=ada%40example.com&age=36&city=London&message=Hello%2C+world%21");

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import io.fastpath.codec.ReadListener;
-import io.fastpath.json.JsonArrayDecoder;
+import io.fastpath.json.FastpathJsonDecoder;
 import io.fastpath.json.JsonArrayDecoding;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -41,7 +41,7 @@ import org.springframework.http.codec.json.JacksonJsonDecoder;
 /**
  * A whole JSON array body decoded, as {@code bodyToMono(List)}, {@code bodyToMono(long[])}
  * or {@code bodyToFlux(T)} do: the stock {@code JacksonJsonDecoder} against
- * {@code JsonArrayDecoder} (built by {@code JsonArrayDecoding}, as the auto-configuration
+ * {@code FastpathJsonDecoder} (built by {@code JsonArrayDecoding}, as the auto-configuration
  * builds it), with plain Jackson reading the same array from one {@code byte[]} on the
  * application's mapper as the reference. The body arrives in {@code buffers} roughly equal
  * slices, on heap or, as Reactor Netty hands them, in Netty pooled direct buffers
@@ -94,7 +94,7 @@ public class JsonArrayDecodeBenchmark {
 
 	private final JacksonJsonDecoder stockDecoder = new JacksonJsonDecoder(this.mapper);
 
-	private JsonArrayDecoder fastpathDecoder;
+	private FastpathJsonDecoder fastpathDecoder;
 
 	@SuppressWarnings("NullAway.Init") // set by setUp(), through mono(...) or flux(...)
 	private ResolvableType type;
@@ -184,11 +184,11 @@ public class JsonArrayDecodeBenchmark {
 	}
 
 	/** Fastpath's decoder as the auto-configuration builds it around a stock one. */
-	private static JsonArrayDecoder fastpathDecoder(JsonMapper mapper, boolean optimizeCreators,
+	private static FastpathJsonDecoder fastpathDecoder(JsonMapper mapper, boolean optimizeCreators,
 			ReadListener listener) {
 		List<HttpMessageReader<?>> readers = new JsonArrayDecoding(optimizeCreators, listener)
 			.decorate(List.of(new DecoderHttpMessageReader<>(new JacksonJsonDecoder(mapper))));
-		return (JsonArrayDecoder) ((DecoderHttpMessageReader<?>) readers.get(0)).getDecoder();
+		return (FastpathJsonDecoder) ((DecoderHttpMessageReader<?>) readers.get(0)).getDecoder();
 	}
 
 	private Class<?> elementClass() {

@@ -82,7 +82,7 @@ class SampleActuatorTests {
 			.jsonPath("$.server.features")
 			.isEqualTo(List.of("buffer", "json", "form"))
 			.jsonPath("$.server.replacedReaders[?(@.before == 'DecoderHttpMessageReader(JacksonJsonDecoder)')].after")
-			.isEqualTo(List.of("AggregatingHttpMessageReader(JsonArrayDecoder)"))
+			.isEqualTo(List.of("AggregatingHttpMessageReader(FastpathJsonDecoder)"))
 			.jsonPath("$.server.replacedReaders[?(@.before == 'FormHttpMessageReader')].after")
 			.isEqualTo(List.of("LazyFormHttpMessageReader"))
 			.jsonPath("$.webClient.active")

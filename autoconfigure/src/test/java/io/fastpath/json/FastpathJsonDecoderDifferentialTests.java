@@ -52,7 +52,7 @@ import org.springframework.http.codec.json.JacksonJsonDecoder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Differential tests of {@link JsonArrayDecoder} against the stock
+ * Differential tests of {@link FastpathJsonDecoder} against the stock
  * {@link JacksonJsonDecoder}, the oracle: random valid and malformed bodies, cut into
  * random chunks of heap and Netty pooled buffers, must decode to equal values, or fail
  * with the same exception type, and every buffer must be released.
@@ -61,7 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Dfastpath.cases=<n>} (cases per target and buffer factory). The seed is printed
  * and in every failure message.
  */
-class JsonArrayDecoderDifferentialTests {
+class FastpathJsonDecoderDifferentialTests {
 
 	private static final long SEED = TestSeed.SEED;
 
@@ -94,7 +94,7 @@ class JsonArrayDecoderDifferentialTests {
 	private static final long startNanos = System.nanoTime();
 
 	static {
-		System.out.println("JsonArrayDecoderDifferentialTests: -Dfastpath.seed=" + SEED + " (" + CASES
+		System.out.println("FastpathJsonDecoderDifferentialTests: -Dfastpath.seed=" + SEED + " (" + CASES
 				+ " cases per target and buffer factory)");
 	}
 
@@ -138,7 +138,7 @@ class JsonArrayDecoderDifferentialTests {
 
 	@AfterAll
 	static void summary() {
-		System.out.printf("JsonArrayDecoderDifferentialTests: seed %d, %d cases (%d skipped), %d ms%n", SEED,
+		System.out.printf("FastpathJsonDecoderDifferentialTests: seed %d, %d cases (%d skipped), %d ms%n", SEED,
 				casesRun.get(), casesSkipped.get(), (System.nanoTime() - startNanos) / 1_000_000);
 		outcomesByKind.forEach((kind, counts) -> System.out
 			.printf("  %-16s stock decoded %5d, stock failed %5d%n", kind, counts[0], counts[1]));
@@ -230,7 +230,7 @@ class JsonArrayDecoderDifferentialTests {
 			}
 		}
 		factories.forEach((buffers, factory) -> factory.assertNoLeaks());
-		System.out.printf("JsonArrayDecoderDifferentialTests: fuzzed %d cases in %d s (seed %d)%n", cases,
+		System.out.printf("FastpathJsonDecoderDifferentialTests: fuzzed %d cases in %d s (seed %d)%n", cases,
 				FUZZ_SECONDS, SEED);
 		assertThat(failures).as("fuzz cases that disagree with stock (seed " + SEED + ")").isEmpty();
 	}
@@ -712,7 +712,7 @@ class JsonArrayDecoderDifferentialTests {
 		Subject fastpath(MapperVariant variant) {
 			return this.fastpath.computeIfAbsent(variant, (key) -> {
 				// Creator optimization on, as by default; off, Fastpath reads with the mapper as it is.
-				JsonArrayDecoder decoder = JsonArrayDecoder.from(new JacksonJsonDecoder(key.create()),
+				FastpathJsonDecoder decoder = FastpathJsonDecoder.from(new JacksonJsonDecoder(key.create()),
 						new BlackbirdTwins(), ReadListener.NONE);
 				return new Subject(decoder, decoder::setMaxInMemorySize);
 			});

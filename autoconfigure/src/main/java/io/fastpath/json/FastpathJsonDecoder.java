@@ -86,7 +86,7 @@ import org.springframework.util.MimeType;
  *
  * @author Fastpath
  */
-public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDecoder<Object> {
+public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, JoiningDecoder<Object> {
 
 	/** Same key as {@code JacksonCodecSupport}'s actual type hint (package-private there). */
 	private static final String ACTUAL_TYPE_HINT = JacksonCodecSupport.class.getName() + ".actualType";
@@ -115,11 +115,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * Create a decoder for the given mapper, with the stock JSON MIME types.
 	 * @param mapper the mapper to read values with
 	 */
-	public JsonArrayDecoder(JsonMapper mapper) {
+	public FastpathJsonDecoder(JsonMapper mapper) {
 		this(new JacksonJsonDecoder(mapper), UnaryOperator.identity(), ReadListener.NONE);
 	}
 
-	private JsonArrayDecoder(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
+	private FastpathJsonDecoder(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
 			ReadListener listener) {
 		this.stock = stock;
 		this.readingMappers = readingMappers;
@@ -134,7 +134,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * @param stock the stock decoder, configured
 	 * @return the decoder
 	 */
-	public static JsonArrayDecoder from(JacksonJsonDecoder stock) {
+	public static FastpathJsonDecoder from(JacksonJsonDecoder stock) {
 		return from(stock, ReadListener.NONE);
 	}
 
@@ -145,7 +145,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * @param listener the listener to tell
 	 * @return the decoder
 	 */
-	public static JsonArrayDecoder from(JacksonJsonDecoder stock, ReadListener listener) {
+	public static FastpathJsonDecoder from(JacksonJsonDecoder stock, ReadListener listener) {
 		return from(stock, UnaryOperator.identity(), listener);
 	}
 
@@ -153,11 +153,11 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 	 * A decoder that reads values with the given mappers in place of the stock decoder's,
 	 * and tells the given listener which way each body goes.
 	 */
-	static JsonArrayDecoder from(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
+	static FastpathJsonDecoder from(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
 			ReadListener listener) {
 		Assert.notNull(stock, "'stock' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
-		return new JsonArrayDecoder(stock, readingMappers, listener);
+		return new FastpathJsonDecoder(stock, readingMappers, listener);
 	}
 
 	/**
@@ -484,7 +484,7 @@ public class JsonArrayDecoder implements HttpMessageDecoder<Object>, JoiningDeco
 			this.scalarKind = scalarKind;
 			this.hints = hints;
 			this.unwrapsRootValues = reader.isEnabled(DeserializationFeature.UNWRAP_ROOT_VALUE);
-			this.logsValues = JsonArrayDecoder.this.logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
+			this.logsValues = FastpathJsonDecoder.this.logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
 			this.constraints = reader.parserFactory().streamReadConstraints();
 		}
 

@@ -12,7 +12,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
  *
  * @author Fastpath
  */
-final class JsonArrayDecoderRuntimeHints implements RuntimeHintsRegistrar {
+final class FastpathJsonDecoderRuntimeHints implements RuntimeHintsRegistrar {
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

@@ -65,14 +65,14 @@ import org.springframework.util.MimeType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Hand-written edge cases for {@link JsonArrayDecoder}. Each decodes the same input with
+ * Hand-written edge cases for {@link FastpathJsonDecoder}. Each decodes the same input with
  * the stock {@link JacksonJsonDecoder}, asserts that Fastpath agrees with it (equal
  * values, or an exception of the same type), and then asserts the expected outcome, so
  * that a case where both go wrong fails too. Every buffer must be released.
  * <p>A few tests check Fastpath alone, where stock goes plainly wrong: its result depends
  * on where the buffers end, or it rounds a float twice.
  */
-class JsonArrayDecoderTests {
+class FastpathJsonDecoderTests {
 
 	private static final MediaType JSON = MediaType.APPLICATION_JSON;
 
@@ -986,7 +986,7 @@ class JsonArrayDecoderTests {
 		// As from an aggregating reader: stock's join passes a Mono through, limit or not
 		byte[] body = utf8("[{\"name\":\"a\"},{\"name\":\"b\"}]");
 		JacksonJsonDecoder stock = stockDecoder();
-		JsonArrayDecoder fastpath = fastpathDecoder();
+		FastpathJsonDecoder fastpath = fastpathDecoder();
 		stock.setMaxInMemorySize(10);
 		fastpath.setMaxInMemorySize(10);
 		DecoderOutcome expected = DecoderOutcome.of(() -> stock
@@ -1097,7 +1097,7 @@ class JsonArrayDecoderTests {
 	void constructorTakesTheStockMimeTypes() {
 		JsonMapper mapper = JsonMapper.builder().build();
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(mapper);
-		JsonArrayDecoder fastpath = new JsonArrayDecoder(mapper);
+		FastpathJsonDecoder fastpath = new FastpathJsonDecoder(mapper);
 		assertThat(fastpath.getDecodableMimeTypes()).isEqualTo(stock.getDecodableMimeTypes());
 		assertThat(fastpath.getMaxInMemorySize()).isEqualTo(stock.getMaxInMemorySize());
 		for (ResolvableType type : List.of(POJO, POJO_LIST, ResolvableType.forClass(String.class),
@@ -1118,7 +1118,7 @@ class JsonArrayDecoderTests {
 		MimeType custom = MimeType.valueOf("application/vnd.custom+json");
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(strict, custom);
 		stock.setMaxInMemorySize(1234);
-		JsonArrayDecoder fastpath = JsonArrayDecoder.from(stock);
+		FastpathJsonDecoder fastpath = FastpathJsonDecoder.from(stock);
 		assertThat(fastpath.getMaxInMemorySize()).isEqualTo(1234);
 		assertThat(fastpath.getDecodableMimeTypes()).containsExactly(custom);
 		assertThat(fastpath.canDecode(POJO, custom)).isTrue();
@@ -1157,8 +1157,8 @@ class JsonArrayDecoderTests {
 		return new JacksonJsonDecoder(JsonMapper.builder().build());
 	}
 
-	private static JsonArrayDecoder fastpathDecoder() {
-		return new JsonArrayDecoder(JsonMapper.builder().build());
+	private static FastpathJsonDecoder fastpathDecoder() {
+		return new FastpathJsonDecoder(JsonMapper.builder().build());
 	}
 
 	/** A Flux that makes each buffer of the factory when it is requested, and records it. */
@@ -1293,7 +1293,7 @@ class JsonArrayDecoderTests {
 
 		private @Nullable Throwable error;
 
-		private LeakTrackingDataBufferFactory factory = JsonArrayDecoderTests.this.heap;
+		private LeakTrackingDataBufferFactory factory = FastpathJsonDecoderTests.this.heap;
 
 		private MediaType mediaType = JSON;
 
@@ -1313,7 +1313,7 @@ class JsonArrayDecoderTests {
 		}
 
 		Decoding body(String... chunks) {
-			return bytes(Arrays.stream(chunks).map(JsonArrayDecoderTests::utf8).toList());
+			return bytes(Arrays.stream(chunks).map(FastpathJsonDecoderTests::utf8).toList());
 		}
 
 		Decoding chunks() {
@@ -1357,7 +1357,7 @@ class JsonArrayDecoderTests {
 		/** Decode with both, assert that they agree, and return Fastpath's outcome. */
 		DecoderOutcome likeStock() {
 			JacksonJsonDecoder stock = new JacksonJsonDecoder(this.mapper);
-			JsonArrayDecoder fastpath = new JsonArrayDecoder(this.mapper);
+			FastpathJsonDecoder fastpath = new FastpathJsonDecoder(this.mapper);
 			if (this.limit != null) {
 				stock.setMaxInMemorySize(this.limit);
 				fastpath.setMaxInMemorySize(this.limit);
@@ -1372,11 +1372,11 @@ class JsonArrayDecoderTests {
 
 		/** Decode with Fastpath only, where stock is known to go wrong. */
 		DecoderOutcome fastpathOnly() {
-			return decode(new JsonArrayDecoder(this.mapper));
+			return decode(new FastpathJsonDecoder(this.mapper));
 		}
 
 		private DecoderOutcome decode(Decoder<Object> decoder) {
-			Flux<DataBuffer> input = input((decoder instanceof JsonArrayDecoder) ? this.factory
+			Flux<DataBuffer> input = input((decoder instanceof FastpathJsonDecoder) ? this.factory
 					: this.factory.forStock(), this.chunks);
 			if (this.error != null) {
 				input = input.concatWith(Flux.error(this.error));

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sample's leak soak). The transport's own reference is modelled with a retain, and the
  * heap factory counts references, so a second release shows.
  */
-class JsonArrayDecoderReleaseTests {
+class FastpathJsonDecoderReleaseTests {
 
 	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 
@@ -53,7 +53,7 @@ class JsonArrayDecoderReleaseTests {
 	@Test
 	void chunkWithMalformedSeparatorIsReleasedOnce() {
 		List<DataBuffer> chunks = transportBuffers(new String[] { "[{\"a\":1}", " {\"a\":2}]", ",3]" });
-		StepVerifier.create(new JsonArrayDecoder(JsonMapper.builder().build()).decode(received(chunks),
+		StepVerifier.create(new FastpathJsonDecoder(JsonMapper.builder().build()).decode(received(chunks),
 				ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON, null))
 			.expectNextCount(1)
 			.expectError(DecodingException.class)
@@ -65,7 +65,7 @@ class JsonArrayDecoderReleaseTests {
 	void chunkWithMalformedElementIsReleasedOnce() {
 		// The element is complete for the splitter and fails in the parser
 		List<DataBuffer> chunks = transportBuffers(new String[] { "[{\"a\":1},{x}]" });
-		StepVerifier.create(new JsonArrayDecoder(JsonMapper.builder().build()).decode(received(chunks),
+		StepVerifier.create(new FastpathJsonDecoder(JsonMapper.builder().build()).decode(received(chunks),
 				ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON, null))
 			.expectError(DecodingException.class)
 			.verify();
@@ -79,7 +79,7 @@ class JsonArrayDecoderReleaseTests {
 	 */
 	@Test
 	void buffersDroppedOnErrorAreReleasedOnceWithAnotherDiscardHookDownstream() {
-		JsonArrayDecoder decoder = new JsonArrayDecoder(JsonMapper.builder().build());
+		FastpathJsonDecoder decoder = new FastpathJsonDecoder(JsonMapper.builder().build());
 		for (String[] body : List.of(new String[] { "[{\"a\":1},", "{x}]", "[3]" }, new String[] { "[1,", "2]x", "[" })) {
 			List<DataBuffer> flux = transportBuffers(body);
 			StepVerifier.create(decoder.decode(received(flux), ResolvableType.forClass(Object.class),
@@ -93,7 +93,7 @@ class JsonArrayDecoderReleaseTests {
 
 	@Test
 	void buffersGatheredForAWholeValueAreReleasedOnceWithAnotherDiscardHookDownstream() {
-		JsonArrayDecoder decoder = new JsonArrayDecoder(JsonMapper.builder().build());
+		FastpathJsonDecoder decoder = new FastpathJsonDecoder(JsonMapper.builder().build());
 		decoder.setMaxInMemorySize(8);
 		List<DataBuffer> overLimit = transportBuffers(new String[] { "[1,2,", "3,4,", "5,6]" });
 		StepVerifier.create(decoder.decodeToMono(received(overLimit), ResolvableType.forClass(long[].class),

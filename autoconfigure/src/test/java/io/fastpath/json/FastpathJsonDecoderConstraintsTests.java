@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * alike. The limits on the whole document (length, token count) hold on a {@code Flux}
  * across chunks, as on stock's one parser.
  */
-class JsonArrayDecoderConstraintsTests {
+class FastpathJsonDecoderConstraintsTests {
 
 	private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
 		.streamReadConstraints(
@@ -100,7 +100,7 @@ class JsonArrayDecoderConstraintsTests {
 	void bodyPastALimitOfTheMapperFailsAsOnStock(String name, ResolvableType type, boolean flux, String body,
 			MediaType mediaType) {
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(MAPPER);
-		JsonArrayDecoder fastpath = JsonArrayDecoder.from(new JacksonJsonDecoder(MAPPER));
+		FastpathJsonDecoder fastpath = FastpathJsonDecoder.from(new JacksonJsonDecoder(MAPPER));
 		for (boolean byteByByte : new boolean[] { false, true }) {
 			DecoderOutcome expected = decode(stock, type, flux, body, mediaType, byteByByte);
 			DecoderOutcome actual = decode(fastpath, type, flux, body, mediaType, byteByByte);
@@ -119,7 +119,7 @@ class JsonArrayDecoderConstraintsTests {
 			MediaType mediaType) {
 		JsonMapper relaxed = JsonMapper.builder().build();
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(relaxed);
-		JsonArrayDecoder fastpath = JsonArrayDecoder.from(new JacksonJsonDecoder(relaxed));
+		FastpathJsonDecoder fastpath = FastpathJsonDecoder.from(new JacksonJsonDecoder(relaxed));
 		DecoderOutcome expected = decode(stock, type, flux, body, mediaType, false);
 		DecoderOutcome actual = decode(fastpath, type, flux, body, mediaType, false);
 		assertThat(expected.failed()).isFalse();
@@ -187,7 +187,7 @@ class JsonArrayDecoderConstraintsTests {
 	private int assertStreamDecodesLikeStock(JsonMapper mapper, ResolvableType type, String body,
 			MediaType mediaType, String description) {
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(mapper);
-		JsonArrayDecoder fastpath = JsonArrayDecoder.from(new JacksonJsonDecoder(mapper));
+		FastpathJsonDecoder fastpath = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper));
 		List<Object> bodyValues = decode(new JacksonJsonDecoder(), type, true, body, mediaType, Integer.MAX_VALUE)
 			.values();
 		int failures = 0;
@@ -243,7 +243,7 @@ class JsonArrayDecoderConstraintsTests {
 		for (int from = 0; from < bytes.length; from += chunkSize) {
 			chunks.add(Arrays.copyOfRange(bytes, from, (int) Math.min(bytes.length, (long) from + chunkSize)));
 		}
-		LeakTrackingDataBufferFactory factory = (decoder instanceof JsonArrayDecoder) ? this.factory
+		LeakTrackingDataBufferFactory factory = (decoder instanceof FastpathJsonDecoder) ? this.factory
 				: this.factory.forStock();
 		Flux<DataBuffer> input = Flux.fromIterable(chunks).map(factory::bufferOf);
 		return DecoderOutcome.of(() -> flux ? decoder.decode(input, type, mediaType, null)
@@ -262,7 +262,7 @@ class JsonArrayDecoderConstraintsTests {
 		else {
 			chunks.add(bytes);
 		}
-		LeakTrackingDataBufferFactory factory = (decoder instanceof JsonArrayDecoder) ? this.factory
+		LeakTrackingDataBufferFactory factory = (decoder instanceof FastpathJsonDecoder) ? this.factory
 				: this.factory.forStock();
 		Flux<DataBuffer> input = Flux.fromIterable(chunks).map(factory::bufferOf);
 		return DecoderOutcome.of(() -> flux ? decoder.decode(input, type, mediaType, null)

@@ -33,13 +33,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests that {@link JsonArrayDecoder} tells its {@link ReadListener} which way each body
+ * Tests that {@link FastpathJsonDecoder} tells its {@link ReadListener} which way each body
  * went. The expected event follows from the input (a {@code Flux} of lists must go to
  * stock as "flux-of-collections"), and each case also checks that the values or the error
  * are those of the stock decoder on the same input, so that an event cannot be right
  * while the decoding is wrong.
  */
-class JsonArrayDecoderReadEventsTests {
+class FastpathJsonDecoderReadEventsTests {
 
 	private static final MediaType JSON = MediaType.APPLICATION_JSON;
 
@@ -113,7 +113,7 @@ class JsonArrayDecoderReadEventsTests {
 	@Test
 	void fluxOfAMapperThatDecoratesItsInputIsHandedToStock() {
 		JsonMapper decorating = JsonMapper
-			.builder(JsonFactory.builder().inputDecorator(new JsonArrayDecoderTests.XToYDecorator()).build())
+			.builder(JsonFactory.builder().inputDecorator(new FastpathJsonDecoderTests.XToYDecorator()).build())
 			.build();
 		decodeFlux(decorating, MAP, JSON, "[{\"a\":1}]");
 		assertThat(this.events).containsExactly(ReadEvent.JSON_FLUX_INPUT_DECORATOR);
@@ -124,7 +124,7 @@ class JsonArrayDecoderReadEventsTests {
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(JsonMapper.shared());
 		stock.registerMappersForType(Map.class, (mappers) -> mappers.put(MediaType.APPLICATION_NDJSON,
 				JsonMapper.shared()));
-		JsonArrayDecoder decoder = JsonArrayDecoder.from(stock, this.events::add);
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(stock, this.events::add);
 		// Stock has no mapper for the type and content type either, and says so before
 		// subscribing: the body is made only when subscribed, so that nothing is left held.
 		assertThatIllegalStateException().isThrownBy(() -> decoder
@@ -193,7 +193,7 @@ class JsonArrayDecoderReadEventsTests {
 	void streamElementOverTheLimitIsRejectedAsTooLarge() {
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(JsonMapper.shared());
 		stock.setMaxInMemorySize(16);
-		JsonArrayDecoder decoder = JsonArrayDecoder.from(stock, this.events::add);
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(stock, this.events::add);
 		// An element is held, and limited, when a chunk cuts it: as stock's tokenizer.
 		Flux<DataBuffer> chunks = Flux.just("[{\"a\":\"0123456789", "abcdef\"}]").map(this::heapBuffer);
 		assertThatExceptionOfType(DataBufferLimitException.class)
@@ -209,7 +209,7 @@ class JsonArrayDecoderReadEventsTests {
 	void wholeBodyOverTheLimitIsRejectedAsTooLarge() {
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(JsonMapper.shared());
 		stock.setMaxInMemorySize(16);
-		JsonArrayDecoder decoder = JsonArrayDecoder.from(stock, this.events::add);
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(stock, this.events::add);
 		assertThatExceptionOfType(DataBufferLimitException.class).isThrownBy(() -> decoder
 			.decodeToMono(Flux.just("{\"a\":\"0123", "456789abcdef\"}").map(this::heapBuffer), MAP, JSON, null)
 			.block());
@@ -227,7 +227,7 @@ class JsonArrayDecoderReadEventsTests {
 				.streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(2).build())
 				.build())
 			.build();
-		JsonArrayDecoder decoder = JsonArrayDecoder.from(new JacksonJsonDecoder(shallow), this.events::add);
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(new JacksonJsonDecoder(shallow), this.events::add);
 		assertThatExceptionOfType(DecodingException.class).isThrownBy(() -> decoder
 			.decodeToMono(Mono.just(heapBuffer("{\"a\":{\"b\":{\"c\":1}}}")), MAP, JSON, null)
 			.block());
@@ -244,13 +244,13 @@ class JsonArrayDecoderReadEventsTests {
 
 	@Test
 	void decoderWithoutAListenerTellsNobody() {
-		JsonArrayDecoder decoder = JsonArrayDecoder.from(new JacksonJsonDecoder(JsonMapper.shared()));
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(new JacksonJsonDecoder(JsonMapper.shared()));
 		assertThat(decoder.decodeToMono(Mono.just(heapBuffer("{}")), MAP, JSON, null).block()).isEqualTo(Map.of());
 		assertThat(this.events).isEmpty();
 	}
 
 	private Object decodeMono(ResolvableType type, DataBuffer buffer) {
-		JsonArrayDecoder decoder = JsonArrayDecoder.from(new JacksonJsonDecoder(JsonMapper.shared()),
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(new JacksonJsonDecoder(JsonMapper.shared()),
 				this.events::add);
 		return decoder.decodeToMono(Mono.just(buffer), type, JSON, null).block();
 	}
@@ -260,7 +260,7 @@ class JsonArrayDecoderReadEventsTests {
 	}
 
 	private List<Object> decode(JsonMapper mapper, ResolvableType type, MimeType mimeType, byte[] body) {
-		JsonArrayDecoder decoder = JsonArrayDecoder.from(new JacksonJsonDecoder(mapper), this.events::add);
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper), this.events::add);
 		return decoder.decode(Flux.just(this.heap.bufferOf(body)), type, mimeType, null).collectList().block();
 	}
 

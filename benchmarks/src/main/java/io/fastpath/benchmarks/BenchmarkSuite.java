@@ -47,8 +47,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 public final class BenchmarkSuite {
 
 	/** The benchmark classes, in the order they run: a new one runs once it is listed here. */
-	private static final List<Class<?>> BENCHMARKS = List.of(DataBufferJoinBenchmark.class, FormReadBenchmark.class,
-			JsonArrayDecodeBenchmark.class, WebClientBenchmark.class, WholeBodyDecodeBenchmark.class);
+	private static final List<Class<?>> BENCHMARKS = List.of(HttpRequestBenchmark.class, DataBufferJoinBenchmark.class,
+			FormReadBenchmark.class, JsonArrayDecodeBenchmark.class, WebClientBenchmark.class,
+			WholeBodyDecodeBenchmark.class);
 
 	private static final String ALL = "io\\.fastpath\\.benchmarks\\..*";
 

@@ -60,8 +60,7 @@ public class WebClientBenchmark {
 	 * The call and the body size; {@code bodyToMono(String)} only on a large body, where
 	 * the aggregator has pieces to join (the suite's time goes to the warmup).
 	 */
-	@Param({ "bodyToMonoList:small", "bodyToMonoList:large", "toEntityList:small", "toEntityList:large",
-			"bodyToMonoString:large" })
+	@Param({ "bodyToMonoList:small", "bodyToMonoList:large", "toEntityList:large", "bodyToMonoString:large" })
 	public String callAndSize;
 
 	private String call;

@@ -1,0 +1,308 @@
+package io.fastpath.benchmarks;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import io.fastpath.benchmarks.JsonArrayDecodeBenchmark.Line;
+import io.fastpath.benchmarks.JsonArrayDecodeBenchmark.Order;
+import io.fastpath.benchmarks.JsonArrayDecodeBenchmark.Pojo;
+import io.fastpath.buffer.WholeBodyAggregation;
+import io.fastpath.codec.DecoratingServerCodecConfigurer;
+import io.fastpath.form.FormArgumentsWebFluxConfigurer;
+import io.fastpath.form.FormParam;
+import io.fastpath.form.LazyFormDecoding;
+import io.fastpath.json.JsonArrayDecoding;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.config.DelegatingWebFluxConfiguration;
+import org.springframework.web.reactive.config.EnableWebFlux;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+
+/**
+ * Whole requests over real HTTP to Reactor Netty, the default server: what one request
+ * costs the server, body included, with stock codecs and with Fastpath's. Two WebFlux
+ * applications run in this JVM on loopback ports with the same controllers; Fastpath's
+ * registers the decorators by hand, as a WebFlux application without Spring Boot does
+ * ({@link FastpathWebFlux}), in the order the auto-configuration applies them.
+ * <p>The client is a blocking socket on a kept-alive connection ({@link RawHttpClient})
+ * that writes a request made once and reads the answer into a reused array: it allocates
+ * next to nothing, so B/op is the server's (Netty's HTTP decoding, WebFlux's dispatch, the
+ * body, the answer), and the two columns differ by the codecs alone.
+ * <p>Requests ({@code request}):
+ * <ul>
+ * <li>{@code form-5}, {@code form-50}: a form of 5 or 50 fields read with
+ * {@code getFormData()}, one field answered.</li>
+ * <li>{@code bind-5}, {@code bind-50}: five fields of that form bound to a controller:
+ * stock {@code @ModelAttribute} on a record of five properties against Fastpath's five
+ * {@code @FormParam} arguments.</li>
+ * <li>{@code records}, {@code orders}: {@code @RequestBody List<T>} of 1000 flat records
+ * ({@link Pojo}) or order records holding lines with {@code BigDecimal} prices
+ * ({@link Order}), the count answered.</li>
+ * <li>{@code records-flux}: the same records as {@code @RequestBody Flux<T>}, counted.</li>
+ * </ul>
+ */
+@State(Scope.Benchmark)
+// Real HTTP warms up slowly on two cores (see WebClientBenchmark).
+@Warmup(iterations = 10, time = 1)
+@Measurement(iterations = 8, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+public class HttpRequestBenchmark {
+
+	private static final long SEED = 20261201L;
+
+	private static final String FORM = "application/x-www-form-urlencoded";
+
+	private static final String JSON = "application/json";
+
+	private static final String FIVE_FIELDS = "name=Ada+Lovelace&email=ada%40example.com&age=36&city=London"
+			+ "&message=Hello%2C+world%21";
+
+	@Param({ "form-5", "form-50", "bind-5", "bind-50", "records", "orders", "records-flux" })
+	public String request;
+
+	private Server stockServer;
+
+	private Server fastpathServer;
+
+	private byte[] stockRequest;
+
+	private byte[] fastpathRequest;
+
+	@Setup(Level.Trial)
+	public void setUp() throws IOException {
+		this.stockServer = Server.start(StockWebFlux.class);
+		this.fastpathServer = Server.start(FastpathWebFlux.class);
+		String fields = this.request.endsWith("-50") ? FIVE_FIELDS + extraFields(45) : FIVE_FIELDS;
+		JsonMapper mapper = JsonMapper.builder().build();
+		switch (this.request) {
+			case "form-5", "form-50" -> {
+				this.stockRequest = RawHttpClient.post("/form", FORM, bytes(fields));
+				this.fastpathRequest = this.stockRequest;
+			}
+			case "bind-5", "bind-50" -> {
+				this.stockRequest = RawHttpClient.post("/bind/model", FORM, bytes(fields));
+				this.fastpathRequest = RawHttpClient.post("/bind/params", FORM, bytes(fields));
+			}
+			case "records", "records-flux" -> {
+				byte[] body = mapper.writeValueAsBytes(pojos(new Random(SEED)));
+				String path = this.request.equals("records") ? "/records" : "/records/flux";
+				this.stockRequest = RawHttpClient.post(path, JSON, body);
+				this.fastpathRequest = this.stockRequest;
+			}
+			case "orders" -> {
+				this.stockRequest = RawHttpClient.post("/orders", JSON, mapper.writeValueAsBytes(orders(new Random(SEED))));
+				this.fastpathRequest = this.stockRequest;
+			}
+			default -> throw new IllegalArgumentException("Unknown request " + this.request);
+		}
+		String stockAnswer = this.stockServer.client().answer(this.stockRequest);
+		String fastpathAnswer = this.fastpathServer.client().answer(this.fastpathRequest);
+		if (!stockAnswer.equals(fastpathAnswer)) {
+			throw new IllegalStateException(
+					this.request + ": stock answered " + stockAnswer + ", Fastpath " + fastpathAnswer);
+		}
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() throws IOException {
+		this.stockServer.stop();
+		this.fastpathServer.stop();
+	}
+
+	@Benchmark
+	public int stock() throws IOException {
+		return this.stockServer.client().exchange(this.stockRequest);
+	}
+
+	@Benchmark
+	public int fastpath() throws IOException {
+		return this.fastpathServer.client().exchange(this.fastpathRequest);
+	}
+
+	private static String extraFields(int count) {
+		StringBuilder fields = new StringBuilder();
+		for (int i = 0; i < count; i++) {
+			fields.append("&field").append(i).append("=value+").append(i);
+		}
+		return fields.toString();
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static List<Pojo> pojos(Random random) {
+		List<Pojo> pojos = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			List<String> tags = new ArrayList<>();
+			for (int j = random.nextInt(4); j > 0; j--) {
+				tags.add("tag" + random.nextInt(50));
+			}
+			pojos.add(new Pojo("user-" + i + "-" + Long.toString(random.nextLong() >>> 1, 36), random.nextInt(100),
+					random.nextDouble() * 100, random.nextBoolean(), tags));
+		}
+		return pojos;
+	}
+
+	private static List<Order> orders(Random random) {
+		String[] skus = { "tea", "cake", "scone", "jam" };
+		List<Order> orders = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			List<Line> lines = new ArrayList<>();
+			for (int j = random.nextInt(4); j >= 0; j--) {
+				lines.add(new Line(skus[random.nextInt(skus.length)], 1 + random.nextInt(5),
+						BigDecimal.valueOf(50 + random.nextInt(2000), 2)));
+			}
+			orders.add(new Order("order-" + i, "customer-" + random.nextInt(500), lines));
+		}
+		return orders;
+	}
+
+	/** One application on a loopback port, and a client connected to it. */
+	private record Server(AnnotationConfigApplicationContext context, DisposableServer server, RawHttpClient client) {
+
+		static Server start(Class<?> webFlux) throws IOException {
+			AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(webFlux,
+					Endpoints.class);
+			HttpHandler handler = WebHttpHandlerBuilder.applicationContext(context).build();
+			DisposableServer server = HttpServer.create()
+				.host("127.0.0.1")
+				.port(0)
+				.handle(new ReactorHttpHandlerAdapter(handler))
+				.bindNow();
+			return new Server(context, server, new RawHttpClient(server.port()));
+		}
+
+		void stop() throws IOException {
+			this.client.close();
+			this.server.disposeNow();
+			this.context.close();
+		}
+
+	}
+
+	/** Codecs that hold the largest body here (about 150 KB) on both sides. */
+	private static void configureLimit(ServerCodecConfigurer codecs) {
+		codecs.defaultCodecs().maxInMemorySize(1024 * 1024);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebFlux
+	static class StockWebFlux implements WebFluxConfigurer {
+
+		@Override
+		public void configureHttpMessageCodecs(ServerCodecConfigurer configurer) {
+			configureLimit(configurer);
+		}
+
+	}
+
+	/**
+	 * WebFlux with Fastpath registered by hand: the codec configurer decorated (JSON,
+	 * whole-body aggregation, lazy forms) and the form controller arguments.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class FastpathWebFlux extends DelegatingWebFluxConfiguration {
+
+		@Bean
+		@Override
+		public ServerCodecConfigurer serverCodecConfigurer() {
+			return new DecoratingServerCodecConfigurer(super.serverCodecConfigurer(),
+					List.of(new JsonArrayDecoding(), new WholeBodyAggregation(), new LazyFormDecoding()));
+		}
+
+		@Bean
+		WebFluxConfigurer codecLimit() {
+			return new WebFluxConfigurer() {
+
+				@Override
+				public void configureHttpMessageCodecs(ServerCodecConfigurer configurer) {
+					configureLimit(configurer);
+				}
+
+			};
+		}
+
+		@Bean
+		FormArgumentsWebFluxConfigurer formArguments(ConfigurableListableBeanFactory beanFactory) {
+			return new FormArgumentsWebFluxConfigurer(beanFactory);
+		}
+
+	}
+
+	@RestController
+	static class Endpoints {
+
+		@PostMapping("/form")
+		Mono<String> form(ServerWebExchange exchange) {
+			return exchange.getFormData().map((form) -> String.valueOf(form.getFirst("city")));
+		}
+
+		@PostMapping("/bind/model")
+		String bindModel(@ModelAttribute Contact contact) {
+			return contact.describe();
+		}
+
+		@PostMapping("/bind/params")
+		String bindParams(@FormParam String name, @FormParam String email, @FormParam int age,
+				@FormParam String city, @FormParam String message) {
+			return new Contact(name, email, age, city, message).describe();
+		}
+
+		@PostMapping("/records")
+		int records(@RequestBody List<Pojo> records) {
+			return records.size();
+		}
+
+		@PostMapping("/records/flux")
+		Mono<Long> recordsFlux(@RequestBody Flux<Pojo> records) {
+			return records.count();
+		}
+
+		@PostMapping("/orders")
+		int orders(@RequestBody List<Order> orders) {
+			return orders.size();
+		}
+
+	}
+
+	/** Five form fields, bound. */
+	record Contact(String name, String email, int age, String city, String message) {
+
+		String describe() {
+			return this.name + "|" + this.email + "|" + this.age + "|" + this.city + "|" + this.message;
+		}
+
+	}
+
+}

@@ -1,0 +1,145 @@
+package io.fastpath.benchmarks;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An HTTP/1.1 client on one kept-alive loopback connection that allocates next to nothing
+ * per request: the request is bytes made once, and the answer is read into an array
+ * reused from call to call. For benchmarks whose B/op must be the server's. Reads only
+ * answers framed by a {@code Content-Length}, which WebFlux gives a single value.
+ */
+final class RawHttpClient implements AutoCloseable {
+
+	private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
+
+	private final Socket socket;
+
+	private final InputStream in;
+
+	private final OutputStream out;
+
+	private byte[] answer = new byte[16 * 1024];
+
+	/** Where the body of the last answer starts and ends in {@link #answer}. */
+	private int bodyStart;
+
+	private int bodyEnd;
+
+	RawHttpClient(int port) throws IOException {
+		this.socket = new Socket("127.0.0.1", port);
+		this.socket.setTcpNoDelay(true);
+		this.socket.setSoTimeout(10_000);
+		this.in = this.socket.getInputStream();
+		this.out = this.socket.getOutputStream();
+	}
+
+	/**
+	 * The bytes of a POST request with a {@code Content-Length}.
+	 */
+	static byte[] post(String path, String contentType, byte[] body) {
+		ByteArrayOutputStream request = new ByteArrayOutputStream();
+		String head = "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: " + contentType
+				+ "\r\nContent-Length: " + body.length + "\r\n\r\n";
+		request.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
+		request.writeBytes(body);
+		return request.toByteArray();
+	}
+
+	/**
+	 * Send a request and read the whole answer.
+	 * @return the answer's status
+	 */
+	int exchange(byte[] request) throws IOException {
+		this.out.write(request);
+		this.out.flush();
+		int length = 0;
+		int headEnd;
+		while ((headEnd = indexOfBlankLine(length)) < 0) {
+			length = read(length);
+		}
+		this.bodyStart = headEnd + 4;
+		this.bodyEnd = this.bodyStart + contentLength(headEnd);
+		if (this.bodyEnd > this.answer.length) {
+			byte[] larger = new byte[this.bodyEnd];
+			System.arraycopy(this.answer, 0, larger, 0, length);
+			this.answer = larger;
+		}
+		while (length < this.bodyEnd) {
+			length = read(length);
+		}
+		if (length > this.bodyEnd) {
+			throw new IOException("More bytes than the answer's Content-Length: a pipelining client is not one");
+		}
+		return digit(9) * 100 + digit(10) * 10 + digit(11);
+	}
+
+	/**
+	 * Send a request and describe its answer, for checking before measuring.
+	 * @return the status and the body
+	 */
+	String answer(byte[] request) throws IOException {
+		int status = exchange(request);
+		return status + " " + new String(this.answer, this.bodyStart, this.bodyEnd - this.bodyStart,
+				StandardCharsets.UTF_8);
+	}
+
+	private int read(int length) throws IOException {
+		int read = this.in.read(this.answer, length, this.answer.length - length);
+		if (read < 0) {
+			throw new EOFException("Connection closed after " + length + " bytes of an answer");
+		}
+		return length + read;
+	}
+
+	private int indexOfBlankLine(int length) {
+		for (int i = 0; i + 3 < length; i++) {
+			if (this.answer[i] == '\r' && this.answer[i + 1] == '\n' && this.answer[i + 2] == '\r'
+					&& this.answer[i + 3] == '\n') {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	private int contentLength(int headEnd) throws IOException {
+		for (int i = 0; i + CONTENT_LENGTH.length < headEnd; i++) {
+			if ((i == 0 || this.answer[i - 1] == '\n') && startsWithIgnoringCase(i)) {
+				int at = i + CONTENT_LENGTH.length;
+				while (this.answer[at] == ' ') {
+					at++;
+				}
+				int value = 0;
+				while (this.answer[at] >= '0' && this.answer[at] <= '9') {
+					value = value * 10 + (this.answer[at++] - '0');
+				}
+				return value;
+			}
+		}
+		throw new IOException("An answer without a Content-Length");
+	}
+
+	private boolean startsWithIgnoringCase(int at) {
+		for (int i = 0; i < CONTENT_LENGTH.length; i++) {
+			if (Character.toLowerCase(this.answer[at + i]) != CONTENT_LENGTH[i]) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private int digit(int at) {
+		return this.answer[at] - '0';
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.socket.close();
+	}
+
+}

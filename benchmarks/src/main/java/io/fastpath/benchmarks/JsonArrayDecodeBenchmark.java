@@ -188,7 +188,13 @@ public class JsonArrayDecodeBenchmark {
 	/** Fastpath's decoder as the auto-configuration builds it around a stock one. */
 	private static FastpathJsonDecoder fastpathDecoder(JsonMapper mapper, boolean optimizeCreators,
 			ReadListener listener) {
-		List<HttpMessageReader<?>> readers = new JsonArrayDecoding(optimizeCreators, listener)
+		JsonArrayDecoding decoding = new JsonArrayDecoding(optimizeCreators, listener);
+		if (decoding.optimizesCreators() != optimizeCreators) {
+			// A row labelled optimized must be: Blackbird on the class path, a Java it accepts.
+			throw new IllegalStateException("optimizeCreators=" + optimizeCreators + " asked, but creators are "
+					+ (decoding.optimizesCreators() ? "" : "not ") + "optimized");
+		}
+		List<HttpMessageReader<?>> readers = decoding
 			.decorate(List.of(new DecoderHttpMessageReader<>(new JacksonJsonDecoder(mapper))));
 		return (FastpathJsonDecoder) ((DecoderHttpMessageReader<?>) readers.get(0)).getDecoder();
 	}

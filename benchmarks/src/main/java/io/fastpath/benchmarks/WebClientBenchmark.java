@@ -32,6 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.web.reactive.function.client.ExchangeStrategies;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -87,9 +88,12 @@ public class WebClientBenchmark {
 				.get("/large", (request, response) -> json(response, large)))
 			.bindNow();
 		int limit = 1024 * 1024;
-		ExchangeStrategies strategies = ExchangeStrategies.builder()
-			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(limit))
-			.build();
+		// A plain mapper: Spring's default decoder would add every Jackson module on the class
+		// path, Blackbird included, which Boot with the starter keeps out of the application's.
+		ExchangeStrategies strategies = ExchangeStrategies.builder().codecs((codecs) -> {
+			codecs.defaultCodecs().maxInMemorySize(limit);
+			codecs.defaultCodecs().jacksonJsonDecoder(new JacksonJsonDecoder(mapper));
+		}).build();
 		this.stock = client(strategies, "stock");
 		this.fastpath = client(new DecoratingExchangeStrategies(strategies,
 				List.of(new JsonArrayDecoding(), new WholeBodyAggregation())), "fastpath");

@@ -2,17 +2,15 @@ package io.fastpath.buffer;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TransportBuffers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 import reactor.test.publisher.TestPublisher;
@@ -38,23 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * response). The transport's own reference is modelled (see {@link TransportBuffers}), so
  * a second release shows as a reference of the transport's taken.
  */
+@ExtendWith(NoDroppedErrorsExtension.class)
 class DataBufferAggregatorReleaseTests {
 
 	private final LeakTrackingDataBufferFactory.Heap factory = (LeakTrackingDataBufferFactory.Heap) LeakTrackingDataBufferFactory
 		.heap();
-
-	private final List<Throwable> dropped = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void recordDroppedErrors() {
-		Hooks.onErrorDropped(this.dropped::add);
-	}
-
-	@AfterEach
-	void resetHooks() {
-		Hooks.resetOnErrorDropped();
-		assertThat(this.dropped).isEmpty();
-	}
 
 	@Test
 	void joinedBodyLeavesTheTransportItsReferences() {

@@ -2,15 +2,13 @@ package io.fastpath.form;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TransportBuffers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
@@ -33,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link TransportBuffers}), so a second release shows as a reference of the transport's
  * taken.
  */
+@ExtendWith(NoDroppedErrorsExtension.class)
 class LazyFormHttpMessageReaderReleaseTests {
 
 	private static final ResolvableType FORM_TYPE = ResolvableType.forClassWithGenerics(MultiValueMap.class,
@@ -44,19 +43,6 @@ class LazyFormHttpMessageReaderReleaseTests {
 	private final FormHttpMessageReader stock = new FormHttpMessageReader();
 
 	private final LazyFormHttpMessageReader reader = new LazyFormHttpMessageReader(this.stock, 3);
-
-	private final List<Throwable> dropped = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void recordDroppedErrors() {
-		Hooks.onErrorDropped(this.dropped::add);
-	}
-
-	@AfterEach
-	void resetHooks() {
-		Hooks.resetOnErrorDropped();
-		assertThat(this.dropped).isEmpty();
-	}
 
 	@Test
 	void formReadInPiecesLeavesTheTransportItsReferences() {

@@ -19,7 +19,9 @@ import org.springframework.web.bind.annotation.ValueConstants;
  * {@code Optional<FilePart>}, {@code List<FilePart>} and the like ({@code Part} for any
  * part that is not a text field); a plain {@code Part} or {@code FilePart} argument is
  * bound by WebFlux's own request part resolver, which runs first and goes by the
- * parameter's name. A missing required field is answered with 400 Bad Request naming the
+ * parameter's name, required: on such an argument a field name other than the
+ * parameter's, {@code required = false} or a default value fail the application's start
+ * (see {@link FormArgumentsWebFluxConfigurer}). A missing required field is answered with 400 Bad Request naming the
  * field, or 415 if the request is not a form. A {@link FormParameters} or
  * {@link RequestParameters} argument, without annotation, receives the whole form.
  * <p>The body is read once per request, through {@code ServerWebExchange.getFormData()}

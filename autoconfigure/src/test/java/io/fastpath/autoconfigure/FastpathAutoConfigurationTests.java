@@ -10,6 +10,7 @@ import io.fastpath.buffer.AggregatingReaders;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
 import io.fastpath.form.FormArgumentsWebFluxConfigurer;
+import io.fastpath.form.FormParam;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.form.LazyFormReaders;
 import io.fastpath.json.FastpathJsonDecoder;
@@ -46,8 +47,11 @@ import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static io.fastpath.buffer.AggregatingReaders.aggregatedDecoders;
@@ -94,6 +98,21 @@ class FastpathAutoConfigurationTests {
 	void formArgumentsStayWhenFastpathIsDisabledSoControllersKeepWorking() {
 		this.contextRunner.withPropertyValues("fastpath.enabled=false")
 			.run((context) -> assertThat(context).hasSingleBean(FormArgumentsWebFluxConfigurer.class));
+	}
+
+	@Test
+	void formParamOnAPlainFilePartThatWebFluxWouldBindOtherwiseFailsTheStart() {
+		this.webFluxRunner.withUserConfiguration(RenamedFilePartController.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("parameter 'upload' of RenamedFilePartController#upload"));
+	}
+
+	@Test
+	void formParamOnAPlainFilePartNamedAsItsParameterStarts() {
+		this.webFluxRunner.withUserConfiguration(FilePartController.class)
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
@@ -403,6 +422,26 @@ class FastpathAutoConfigurationTests {
 			response.setBody(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap("small".getBytes(StandardCharsets.UTF_8))));
 			return Mono.just(response);
 		};
+	}
+
+	@RestController
+	static class RenamedFilePartController {
+
+		@PostMapping("/upload")
+		String upload(@FormParam("file") FilePart upload) {
+			return upload.filename();
+		}
+
+	}
+
+	@RestController
+	static class FilePartController {
+
+		@PostMapping("/upload")
+		String upload(@FormParam FilePart upload) {
+			return upload.filename();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

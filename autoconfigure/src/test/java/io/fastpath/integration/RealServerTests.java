@@ -6,6 +6,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -20,6 +22,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.MultipartBodyBuilder;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.codec.ClientCodecConfigurer;
 import org.springframework.http.codec.multipart.MultipartHttpMessageWriter;
 import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
@@ -70,7 +73,18 @@ abstract class RealServerTests {
 
 	@BeforeEach
 	void setUpClient() {
-		this.client = this.builder.baseUrl("http://localhost:" + this.port).build();
+		WebClient.Builder builder = this.builder.baseUrl("http://localhost:" + this.port);
+		if ("Jetty".equals(this.server)) {
+			// Jetty may keep a connection whose request body was left unread (a 413 or 415
+			// answered before reading it) and parse the rest of that body as the next
+			// request: a pooled connection would carry the 400 that follows into the next
+			// request, a test's own or the next test's (seen in CI). Stock readers leave such
+			// bodies unread too. A connection per request here; BadInputIntegrationTests
+			// checks what Jetty does on one connection.
+			builder.clientConnector(
+					new ReactorClientHttpConnector(HttpClient.create(ConnectionProvider.newConnection())));
+		}
+		this.client = builder.build();
 		this.recorder.clear();
 	}
 

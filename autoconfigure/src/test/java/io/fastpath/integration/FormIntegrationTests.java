@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -200,8 +201,13 @@ abstract class FormIntegrationTests extends RealServerTests {
 				entry("city", "Paris"), entry("ticket", "null"), entry("formNames", answer.get("formNames")),
 				entry("source", List.of("query", "form")), entry("sameForm", false));
 		// Spring's multipart reader keeps parts by name in a hash map: the order of names is its
-		assertThat((List<Object>) answer.get("formNames")).containsExactlyInAnyOrder("name", "age", "active", "color",
-				"score", "nickname", "ticket", "source");
+		List<String> names = new ArrayList<>(
+				List.of("name", "age", "active", "color", "score", "nickname", "ticket", "source"));
+		if (!multipartParserKeepsEmptyParts()) {
+			// Stock's parser drops the empty "ticket" part on this Spring version.
+			names.remove("ticket");
+		}
+		assertThat((List<Object>) answer.get("formNames")).containsExactlyInAnyOrderElementsOf(names);
 		assertThat(serverReads()).isEmpty();
 	}
 

@@ -44,8 +44,6 @@ final class AggregatingHttpMessageReader<T> extends DecoderHttpMessageReader<T> 
 	private static final boolean JACKSON_PRESENT = ClassUtils.isPresent("tools.jackson.databind.ObjectMapper",
 			AggregatingHttpMessageReader.class.getClassLoader());
 
-	private final Decoder<T> decoder;
-
 	private final ReadListener listener;
 
 	/** Tells the listener of a body over the limit; one per reader, not per body. */
@@ -69,7 +67,6 @@ final class AggregatingHttpMessageReader<T> extends DecoderHttpMessageReader<T> 
 		Assert.isTrue(supports(delegate.getDecoder()),
 				() -> "Decoder " + delegate.getDecoder() + " does not aggregate with DataBufferUtils.join");
 		Assert.notNull(listener, "'listener' must not be null");
-		this.decoder = delegate.getDecoder();
 		this.listener = listener;
 		this.limitExceeded = () -> listener.onRead(ReadEvent.BUFFER_TOO_LARGE);
 	}
@@ -106,22 +103,23 @@ final class AggregatingHttpMessageReader<T> extends DecoderHttpMessageReader<T> 
 						this.limitExceeded)
 				: DataBufferAggregator.aggregateResponseBody(message.getBody(), maxInMemorySize(), contentLength,
 						this.limitExceeded);
-		return this.decoder.decodeToMono(body, elementType, contentType, allHints);
+		return getDecoder().decodeToMono(body, elementType, contentType, allHints);
 	}
 
 	private int maxInMemorySize() {
-		if (this.decoder instanceof AbstractDataBufferDecoder<?> dataBufferDecoder) {
+		Decoder<T> decoder = getDecoder();
+		if (decoder instanceof AbstractDataBufferDecoder<?> dataBufferDecoder) {
 			return dataBufferDecoder.getMaxInMemorySize();
 		}
-		if (this.decoder instanceof JoiningDecoder<?> joiningDecoder) {
+		if (decoder instanceof JoiningDecoder<?> joiningDecoder) {
 			return joiningDecoder.getMaxInMemorySize();
 		}
-		return ((AbstractJacksonDecoder<?>) this.decoder).getMaxInMemorySize();
+		return ((AbstractJacksonDecoder<?>) decoder).getMaxInMemorySize();
 	}
 
 	@Override
 	public String toString() {
-		return "AggregatingHttpMessageReader[" + this.decoder + "]";
+		return "AggregatingHttpMessageReader[" + getDecoder() + "]";
 	}
 
 }

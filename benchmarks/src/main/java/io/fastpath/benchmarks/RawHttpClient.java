@@ -60,7 +60,10 @@ final class RawHttpClient implements AutoCloseable {
 		this.out.flush();
 		int length = 0;
 		int headEnd;
-		while ((headEnd = indexOfBlankLine(length)) < 0) {
+		int scanned = 0;
+		while ((headEnd = indexOfBlankLine(scanned, length)) < 0) {
+			// The blank line may straddle two reads: rescan only the last three bytes.
+			scanned = Math.max(0, length - 3);
 			length = read(length);
 		}
 		this.bodyStart = headEnd + 4;
@@ -97,8 +100,8 @@ final class RawHttpClient implements AutoCloseable {
 		return length + read;
 	}
 
-	private int indexOfBlankLine(int length) {
-		for (int i = 0; i + 3 < length; i++) {
+	private int indexOfBlankLine(int from, int length) {
+		for (int i = from; i + 3 < length; i++) {
 			if (this.answer[i] == '\r' && this.answer[i + 1] == '\n' && this.answer[i + 2] == '\r'
 					&& this.answer[i + 3] == '\n') {
 				return i;

@@ -69,7 +69,10 @@ import org.springframework.util.MimeType;
  * {@code Long}, {@code Integer}, {@code Boolean}, {@code String} and {@code Double}
  * elements are taken from the token directly when it is the canonical one for the type;
  * for them, the parser first reads a chunk's array values ahead, as far as they are
- * surely complete, and the splitter scans only the rest.</li>
+ * surely complete, and the splitter scans only the rest. Elements of any type are read
+ * ahead from the chunk that brings a request body to its {@code Content-Length} (the
+ * server's hints carry it), so a body that arrives in one buffer is read by one parser
+ * without a scan.</li>
  * <li>Whole values ({@code Mono}, including {@code List<T>}, {@code Set<T>}, {@code T[]}
  * and primitive arrays) are parsed in place from heap buffers, with
  * {@code ObjectReader}s cached per type and view: a body in several heap buffers is
@@ -90,6 +93,12 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 	/** Same key as {@code JacksonCodecSupport}'s actual type hint (package-private there). */
 	private static final String ACTUAL_TYPE_HINT = JacksonCodecSupport.class.getName() + ".actualType";
+
+	/**
+	 * The request's {@code Content-Length}, added to the hints by
+	 * {@link #getDecodeHints}: the chunk that completes the body can be read ahead whole.
+	 */
+	static final String CONTENT_LENGTH_HINT = FastpathJsonDecoder.class.getName() + ".contentLength";
 
 	/** Marks that no element value is waiting to be taken. */
 	private static final Object NO_VALUE = new Object();
@@ -208,7 +217,9 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	@Override
 	public Map<String, Object> getDecodeHints(ResolvableType actualType, ResolvableType elementType,
 			ServerHttpRequest request, ServerHttpResponse response) {
-		return this.stock.getDecodeHints(actualType, elementType, request, response);
+		Map<String, Object> hints = this.stock.getDecodeHints(actualType, elementType, request, response);
+		long contentLength = request.getHeaders().getContentLength();
+		return (contentLength >= 0) ? Hints.merge(hints, CONTENT_LENGTH_HINT, contentLength) : hints;
 	}
 
 	@Override
@@ -226,9 +237,10 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse);
 			// Reading ahead may start a value that the chunk cuts, and Databind would run the
 			// application's deserializers, setters and creators on it, once more than stock:
-			// only values read by Jackson's own scalar deserializers are read ahead.
+			// other values are read ahead only from the chunk that completes a body of known
+			// length, where no value is cut.
 			JsonElementSplitter splitter = new JsonElementSplitter(getMaxInMemorySize(),
-					plan.scalarKind() != ScalarKind.OTHER);
+					plan.scalarKind() != ScalarKind.OTHER || elements.knowsBodyLength());
 			// The end is a step of its own, as stock's: an error thrown at the end inside
 			// concatMapIterable would be dropped by a downstream onErrorContinue.
 			return Flux.from(input)
@@ -476,6 +488,15 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		/** Bytes fed before the current chunk, if the document length is limited. */
 		private long documentLength;
 
+		/** The body's announced length, or -1 if unknown. */
+		private final long contentLength;
+
+		/** Bytes fed so far, if the body's length is known. */
+		private long received;
+
+		/** Whether the current chunk brings the body to its announced length. */
+		private boolean completesBody;
+
 		/** Tokens of the values taken, if the token count is limited. */
 		private long valueTokenCount;
 
@@ -486,6 +507,12 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			this.unwrapsRootValues = reader.isEnabled(DeserializationFeature.UNWRAP_ROOT_VALUE);
 			this.logsValues = FastpathJsonDecoder.this.logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
 			this.constraints = reader.parserFactory().streamReadConstraints();
+			this.contentLength = (hints != null && hints.get(CONTENT_LENGTH_HINT) instanceof Long length) ? length
+					: -1;
+		}
+
+		boolean knowsBodyLength() {
+			return this.contentLength >= 0;
 		}
 
 		/** Largest distance between the starts of two values read ahead, separators included. */
@@ -501,6 +528,16 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		List<Object> feed(JsonElementSplitter splitter, DataBuffer chunk) {
 			try {
 				checkDocumentLength(chunk);
+				if (this.contentLength >= 0) {
+					// Exactly: a body longer than announced (decoded on the way, say) has no last chunk.
+					this.received += chunk.readableByteCount();
+					this.completesBody = (this.received == this.contentLength);
+					if (this.completesBody && splitter.atStart() && readWholeArray(chunk)) {
+						splitter.skipArray(chunk.readableByteCount());
+						DataBufferUtils.release(chunk);
+						return takeValues();
+					}
+				}
 				splitter.feed(chunk, this);
 				checkTokenCount(splitter);
 			}
@@ -524,6 +561,73 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 				throw rejected(ex);
 			}
 			return takeValues();
+		}
+
+		/**
+		 * Read a body that arrived whole in one chunk, in place, with one parser, if it is
+		 * one top-level array: no copy and no scan. Anything else (another shape, a syntax
+		 * or value error, several top-level values) is left to the splitter, which reads the
+		 * chunk as any other and fails as stock does; the values read are dropped then.
+		 * @return whether the chunk was read
+		 */
+		private boolean readWholeArray(DataBuffer chunk) {
+			if (this.constraints.hasMaxTokenCount() || !isOneArray(chunk)) {
+				// The token limit is the whole stream's, which the splitter counts.
+				return false;
+			}
+			int start = chunk.readPosition();
+			HeapBytes heap = HeapBytes.of(chunk);
+			try (JsonParser parser = (heap != null) ? this.reader.createParser(heap.array(), heap.offset(), heap.length())
+					: this.reader.createParser(chunk.asInputStream())) {
+				parser.nextToken();
+				JsonToken token = parser.nextToken();
+				if (token == JsonToken.END_ARRAY) {
+					// No element: the chunk counts toward the limit, as the splitter counts it.
+					return dropValues(chunk, start);
+				}
+				ValueReading reading = new ValueReading(parser);
+				for (; token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+					if (token == null) {
+						return dropValues(chunk, start);
+					}
+					take(reading.read(token), reading.lastTokenCount);
+				}
+				// Another top-level value after the array ("[1][2]") is the splitter's.
+				return (parser.nextToken() == null) || dropValues(chunk, start);
+			}
+			catch (RuntimeException ex) {
+				// Wrong: the splitter reads the chunk again, and fails with stock's error.
+				return dropValues(chunk, start);
+			}
+		}
+
+		/**
+		 * Drop the values read from the chunk, and leave it to the splitter, as it came.
+		 * It is not read ahead again, so Databind runs on the values before an error twice
+		 * at most (stock never runs it on them: it fails on the chunk's syntax first).
+		 * @return {@code false}
+		 */
+		private boolean dropValues(DataBuffer chunk, int start) {
+			this.values = null;
+			this.completesBody = false;
+			chunk.readPosition(start);
+			return false;
+		}
+
+		/**
+		 * Whether the chunk starts with {@code [} and ends with {@code ]}, around whitespace:
+		 * checked before Databind runs on any of it.
+		 */
+		private static boolean isOneArray(DataBuffer chunk) {
+			int first = chunk.readPosition();
+			int last = chunk.writePosition() - 1;
+			while (first <= last && isWhitespace(chunk.getByte(first))) {
+				first++;
+			}
+			while (last > first && isWhitespace(chunk.getByte(last))) {
+				last--;
+			}
+			return last > first && chunk.getByte(first) == '[' && chunk.getByte(last) == ']';
 		}
 
 		/**
@@ -602,7 +706,12 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 		@Override
 		public int leadingArrayValues(byte[] bytes, int offset, int length) {
-			if (endsArray(bytes, offset, length)) {
+			boolean endsArray = endsArray(bytes, offset, length);
+			if (this.scalarKind == ScalarKind.OTHER) {
+				// The body is complete and ends the array: no value in it is cut.
+				return (this.completesBody && endsArray) ? readAhead(bytes, offset, length, length) : offset + 1;
+			}
+			if (endsArray) {
 				// The chunk seems to hold the rest of the array.
 				return readAhead(bytes, offset, length, length);
 			}

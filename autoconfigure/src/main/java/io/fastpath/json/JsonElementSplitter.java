@@ -215,6 +215,26 @@ final class JsonElementSplitter {
 	}
 
 	/**
+	 * Whether nothing was fed yet, so that a first chunk holding a whole top-level array
+	 * may be read without the splitter ({@link #skipArray}).
+	 * @return whether the splitter is at the start of the stream
+	 */
+	boolean atStart() {
+		return !this.startChecked && this.size == HEADROOM && this.discarded == 0;
+	}
+
+	/**
+	 * Pass over a top-level array read without the splitter, the first bytes of the stream:
+	 * what follows is split as what follows any top-level array.
+	 * @param length the length of the array, with any whitespace around it
+	 */
+	void skipArray(int length) {
+		this.startChecked = true;
+		this.discarded += length;
+		this.arrayTokenCount += 2;
+	}
+
+	/**
 	 * How many tokens the brackets of top-level arrays made so far: with the tokens of the
 	 * elements, the tokens of the stream, as one parser would count them.
 	 * @return the count

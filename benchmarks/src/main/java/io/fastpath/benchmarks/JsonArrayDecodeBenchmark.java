@@ -2,10 +2,10 @@ package io.fastpath.benchmarks;
 
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,6 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Decoder;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
@@ -45,7 +46,8 @@ import org.springframework.http.codec.json.JacksonJsonDecoder;
  * builds it), with plain Jackson reading the same array from one {@code byte[]} on the
  * application's mapper as the reference. The body arrives in {@code buffers} roughly equal
  * slices, on heap or, as Reactor Netty hands them, in Netty pooled direct buffers
- * ({@code factory}, see {@link BodyBuffers}).
+ * ({@code factory}, see {@link BodyBuffers}). Each decoder is given the hints it takes from
+ * a request of the body's {@code Content-Length}, as on a server.
  * <p>{@code monoList} and {@code flux} read {@code element}s: a flat {@code record}
  * ({@link Pojo}), the same fields as a {@code bean} ({@link Bean}), or an {@code order}
  * record holding a list of line records with {@code BigDecimal} prices (as the sample's
@@ -59,8 +61,6 @@ import org.springframework.http.codec.json.JacksonJsonDecoder;
 @Warmup(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 8, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class JsonArrayDecodeBenchmark {
-
-	private static final Map<String, Object> NO_HINTS = Collections.emptyMap();
 
 	private static final long SEED = 20240611L;
 
@@ -106,6 +106,11 @@ public class JsonArrayDecodeBenchmark {
 	private byte[] json;
 
 	private BodyBuffers body;
+
+	/** Each decoder's server hints for a request of the body's length. */
+	private Map<String, Object> stockHints = Map.of();
+
+	private Map<String, Object> fastpathHints = Map.of();
 
 	private final ValueSink<Object> valueSink = new ValueSink<>();
 
@@ -177,6 +182,13 @@ public class JsonArrayDecodeBenchmark {
 		};
 		this.json = this.mapper.writeValueAsBytes(expected);
 		this.body = BodyBuffers.of(this.factory, this.json, this.buffers);
+		HttpHeaders headers = new HttpHeaders();
+		headers.setContentType(MediaType.APPLICATION_JSON);
+		headers.setContentLength(this.json.length);
+		BenchmarkServerRequest request = new BenchmarkServerRequest(URI.create("/"), headers);
+		BenchmarkServerResponse response = new BenchmarkServerResponse();
+		this.stockHints = this.stockDecoder.getDecodeHints(this.type, this.type, request, response);
+		this.fastpathHints = this.fastpathDecoder.getDecodeHints(this.type, this.type, request, response);
 		verify(expected);
 	}
 
@@ -232,12 +244,17 @@ public class JsonArrayDecodeBenchmark {
 	}
 
 	private int decode(Decoder<Object> decoder) {
+		Map<String, Object> hints = hints(decoder);
 		if (this.flux) {
-			decoder.decode(body(), this.type, MediaType.APPLICATION_JSON, NO_HINTS).count().subscribe(this.countSink);
+			decoder.decode(body(), this.type, MediaType.APPLICATION_JSON, hints).count().subscribe(this.countSink);
 			return this.countSink.take().intValue();
 		}
-		decoder.decodeToMono(body(), this.type, MediaType.APPLICATION_JSON, NO_HINTS).subscribe(this.valueSink);
+		decoder.decodeToMono(body(), this.type, MediaType.APPLICATION_JSON, hints).subscribe(this.valueSink);
 		return size(this.valueSink.take());
+	}
+
+	private Map<String, Object> hints(Decoder<Object> decoder) {
+		return (decoder == this.fastpathDecoder) ? this.fastpathHints : this.stockHints;
 	}
 
 	private Flux<DataBuffer> body() {
@@ -285,9 +302,9 @@ public class JsonArrayDecodeBenchmark {
 
 	private @Nullable Object decoded(Decoder<Object> decoder) {
 		if (this.flux) {
-			return decoder.decode(body(), this.type, MediaType.APPLICATION_JSON, NO_HINTS).collectList().block();
+			return decoder.decode(body(), this.type, MediaType.APPLICATION_JSON, hints(decoder)).collectList().block();
 		}
-		return decoder.decodeToMono(body(), this.type, MediaType.APPLICATION_JSON, NO_HINTS).block();
+		return decoder.decodeToMono(body(), this.type, MediaType.APPLICATION_JSON, hints(decoder)).block();
 	}
 
 	private void check(String method, Object expected, @Nullable Object decoded, int count) {

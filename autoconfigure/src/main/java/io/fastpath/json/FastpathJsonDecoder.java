@@ -1,7 +1,5 @@
 package io.fastpath.json;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -300,14 +298,17 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			if (body != null) {
 				return read(body, targetType, mimeType, hints);
 			}
-			// Direct memory cannot be parsed in place: stream it, as stock does.
-			this.listener.onRead(ReadEvent.JSON_VALUE_STREAMED);
-			try (InputStream stream = buffer.asInputStream()) {
-				return read((plan) -> plan.reader().readValue(stream), targetType, mimeType, hints);
-			}
-			catch (IOException ex) {
-				throw new DecodingException("I/O error while parsing input stream", ex);
-			}
+			// Direct memory cannot be parsed in place: stream it, as stock does, but
+			// primitive arrays still straight from their tokens.
+			StreamedBody streamed = new StreamedBody(buffer);
+			return read((plan) -> {
+				Object array = readPrimitiveArray(plan, streamed);
+				if (array != null) {
+					return array;
+				}
+				this.listener.onRead(ReadEvent.JSON_VALUE_STREAMED);
+				return streamed.readValue(plan.reader());
+			}, targetType, mimeType, hints);
 		}
 		finally {
 			DataBufferUtils.release(buffer);
@@ -316,22 +317,28 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 	/**
 	 * Read a body held on the heap in place (primitive arrays straight from the tokens
-	 * when they can be).
+	 * when they can be, as from a streamed body).
 	 */
 	private @Nullable Object read(HeapBody body, ResolvableType targetType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) {
 		return read((plan) -> {
-			PrimitiveArrayReader primitiveArray = plan.primitiveArray();
-			if (primitiveArray != null) {
-				Object array = primitiveArray.read(plan.reader(), body);
-				if (array != null) {
-					this.listener.onRead(ReadEvent.JSON_PRIMITIVE_ARRAY);
-					return array;
-				}
+			Object array = readPrimitiveArray(plan, body);
+			if (array != null) {
+				return array;
 			}
 			this.listener.onRead(ReadEvent.JSON_VALUE);
 			return body.readValue(plan.reader());
 		}, targetType, mimeType, hints);
+	}
+
+	/** A primitive array read straight from its tokens, or {@code null} if Databind must read the body. */
+	private @Nullable Object readPrimitiveArray(ReadPlan plan, JsonBody body) {
+		PrimitiveArrayReader primitiveArray = plan.primitiveArray();
+		Object array = (primitiveArray != null) ? primitiveArray.read(plan.reader(), body) : null;
+		if (array != null) {
+			this.listener.onRead(ReadEvent.JSON_PRIMITIVE_ARRAY);
+		}
+		return array;
 	}
 
 	private @Nullable Object read(Function<ReadPlan, @Nullable Object> reading, ResolvableType targetType,
@@ -576,9 +583,8 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 				return false;
 			}
 			int start = chunk.readPosition();
-			HeapBytes heap = HeapBytes.of(chunk);
-			try (JsonParser parser = (heap != null) ? this.reader.createParser(heap.array(), heap.offset(), heap.length())
-					: this.reader.createParser(chunk.asInputStream())) {
+			JsonBody body = HeapBody.of(chunk);
+			try (JsonParser parser = ((body != null) ? body : new StreamedBody(chunk)).parser(this.reader)) {
 				parser.nextToken();
 				JsonToken token = parser.nextToken();
 				if (token == JsonToken.END_ARRAY) {

@@ -16,7 +16,7 @@ import org.springframework.core.io.buffer.DataBuffer;
  *
  * @author Fastpath
  */
-final class HeapBody {
+final class HeapBody implements JsonBody {
 
 	private final HeapBytes[] slices;
 
@@ -51,12 +51,8 @@ final class HeapBody {
 		return (slice != null) ? new HeapBody(new HeapBytes[] { slice }) : null;
 	}
 
-	/**
-	 * Count the occurrences of a byte in the body.
-	 * @param value the byte
-	 * @return how many times it occurs
-	 */
-	int count(byte value) {
+	@Override
+	public int count(byte value) {
 		int count = 0;
 		for (HeapBytes slice : this.slices) {
 			byte[] array = slice.array();
@@ -69,8 +65,8 @@ final class HeapBody {
 		return count;
 	}
 
-	/** Create a parser over the body. */
-	JsonParser parser(ObjectReader reader) {
+	@Override
+	public JsonParser parser(ObjectReader reader) {
 		if (this.slices.length == 1) {
 			HeapBytes slice = this.slices[0];
 			return reader.createParser(slice.array(), slice.offset(), slice.length());

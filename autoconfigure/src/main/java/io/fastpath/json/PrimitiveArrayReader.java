@@ -72,14 +72,16 @@ abstract class PrimitiveArrayReader {
 	 * @param body the body
 	 * @return the array, or {@code null}
 	 */
-	final @Nullable Object read(ObjectReader objectReader, HeapBody body) {
+	final @Nullable Object read(ObjectReader objectReader, JsonBody body) {
+		// A valid array of numbers or booleans has one comma fewer than values: capping its
+		// growth at the count of commas (a cheap scan) saves trimming it. Counted before
+		// parsing, as a streamed body is read as the parser goes.
+		int maxValues = body.count((byte) ',') + 1;
 		try (JsonParser parser = body.parser(objectReader)) {
 			if (parser.nextToken() != JsonToken.START_ARRAY) {
 				return null;
 			}
-			// A valid array of numbers or booleans has one comma fewer than values: capping
-			// its growth at the count of commas (a cheap scan) saves trimming it.
-			Object values = readValues(parser, body.count((byte) ',') + 1);
+			Object values = readValues(parser, maxValues);
 			if (values == null || !objectReader.isEnabled(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)) {
 				// Without the check, Databind stops after the value too.
 				return values;

@@ -1,10 +1,14 @@
 package io.fastpath.json;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -44,9 +48,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the application's mapper, over the same bodies cut into the same random chunks, on heap
  * and Netty pooled buffers. Records, nested and generic records, records whose compact
  * constructor throws, {@code @JsonCreator} constructors and factories in properties and
- * delegating modes, builders, {@code @JacksonInject}, mix-ins, {@code @JsonView} and
- * non-public types: the same values, or an error of the same class with a cause of the
- * same class.
+ * delegating modes, builders, {@code @JacksonInject}, mix-ins, {@code @JsonView},
+ * non-public types and a record from another class loader: the same values, or an error
+ * of the same class with a cause of the same class.
  */
 class CreatorOptimizationDifferentialTests {
 
@@ -107,7 +111,9 @@ class CreatorOptimizationDifferentialTests {
 				shape("setters and an all-arguments constructor", defaults, SettersAndAllArguments.class,
 						List.of("{\"name\":\"n\",\"size\":2}", "{\"size\":2}", "{\"name\":\"n\",\"size\":\"x\"}")),
 				shape("non-public record", defaults, Hidden.class,
-						List.of("{\"name\":\"n\",\"count\":1}", "{\"count\":\"x\"}", "{\"name\":\"n\"")))
+						List.of("{\"name\":\"n\",\"count\":1}", "{\"count\":\"x\"}", "{\"name\":\"n\"")),
+				shape("record from another class loader", defaults, IsolatingClassLoader.copyOf(IsolatedLine.class),
+						lines))
 			.map(Arguments::of);
 	}
 
@@ -154,13 +160,35 @@ class CreatorOptimizationDifferentialTests {
 		assertThat(mapper.registeredModules()).noneMatch(BlackbirdModule.class::isInstance);
 	}
 
+	@Test
+	void recordFromAnotherClassLoaderIsADifferentClassOfTheSameName() throws Exception {
+		Class<?> copy = IsolatingClassLoader.copyOf(IsolatedLine.class);
+		assertThat(copy).isNotEqualTo(IsolatedLine.class).hasSameHashCodeAs(copy);
+		assertThat(copy.getName()).isEqualTo(IsolatedLine.class.getName());
+		assertThat(copy.getClassLoader()).isInstanceOf(IsolatingClassLoader.class);
+		JsonMapper mapper = JsonMapper.builder().build();
+		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(),
+				ReadListener.NONE);
+		Object line = optimized.decode(LeakTrackingDataBufferFactory.heap()
+			.wrap("{\"sku\":\"a\",\"quantity\":2,\"price\":9.99}".getBytes(StandardCharsets.UTF_8)),
+				ResolvableType.forClass(copy), JSON, null);
+		assertThat(line).isInstanceOf(copy);
+		assertThat(copy.getMethod("price").invoke(line)).isEqualTo(new BigDecimal("9.99"));
+	}
+
 	private static void compare(Shape shape, String description, String body, ResolvableType type, boolean flux,
 			Decoder<?> stock, Decoder<?> optimized, Decoder<?> plain, LeakTrackingDataBufferFactory factory,
 			Random random, List<String> failures) {
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
 		List<byte[]> chunks = split(bytes, random);
-		Map<String, Object> hints = (shape.view() != null) ? Map.of(JacksonCodecSupport.JSON_VIEW_HINT, shape.view())
-				: null;
+		Map<String, Object> hints = new HashMap<>();
+		if (shape.view() != null) {
+			hints.put(JacksonCodecSupport.JSON_VIEW_HINT, shape.view());
+		}
+		if (flux && random.nextBoolean()) {
+			// A request body of known length: a whole body in one chunk is read in place.
+			hints.put(FastpathJsonDecoder.CONTENT_LENGTH_HINT, (long) bytes.length);
+		}
 		DecoderOutcome expected = decode(stock, type, flux, chunks, factory.forStock(), hints);
 		DecoderOutcome withoutBlackbird = decode(plain, type, flux, chunks, factory, hints);
 		DecoderOutcome withBlackbird = decode(optimized, type, flux, chunks, factory, hints);
@@ -254,6 +282,48 @@ class CreatorOptimizationDifferentialTests {
 	}
 
 	record Line(String sku, int quantity, BigDecimal price) {
+	}
+
+	/** Defines its own copy of one class from the class file, and delegates the rest. */
+	static final class IsolatingClassLoader extends ClassLoader {
+
+		private final Class<?> original;
+
+		private IsolatingClassLoader(Class<?> original) {
+			super(original.getClassLoader());
+			this.original = original;
+		}
+
+		static Class<?> copyOf(Class<?> original) {
+			try {
+				return new IsolatingClassLoader(original).loadClass(original.getName());
+			}
+			catch (ClassNotFoundException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		@Override
+		protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+			if (!name.equals(this.original.getName())) {
+				return super.loadClass(name, resolve);
+			}
+			synchronized (getClassLoadingLock(name)) {
+				Class<?> loaded = findLoadedClass(name);
+				if (loaded == null) {
+					String file = name.replace('.', '/') + ".class";
+					try (InputStream in = getParent().getResourceAsStream(file)) {
+						byte[] bytes = Objects.requireNonNull(in, file).readAllBytes();
+						loaded = defineClass(name, bytes, 0, bytes.length);
+					}
+					catch (IOException ex) {
+						throw new ClassNotFoundException(name, ex);
+					}
+				}
+				return loaded;
+			}
+		}
+
 	}
 
 	record Order(String id, List<Line> lines, @Nullable String note) {

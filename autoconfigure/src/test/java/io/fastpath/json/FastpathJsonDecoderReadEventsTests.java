@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
@@ -145,6 +147,23 @@ class FastpathJsonDecoderReadEventsTests {
 		assertThat(decodeMono(ResolvableType.forClass(long[].class), heapBuffer("[1,2,40]")))
 			.isEqualTo(new long[] { 1, 2, 40 });
 		assertThat(this.events).containsExactly(ReadEvent.JSON_PRIMITIVE_ARRAY);
+	}
+
+	@Test
+	void primitiveArrayInDirectMemoryIsFilledFromItsTokens() {
+		// Longer than the parser's buffer: it is streamed to the parser in several reads.
+		long[] values = LongStream.range(0, 5000).map((i) -> i * 7919).toArray();
+		String json = LongStream.of(values).mapToObj(Long::toString).collect(Collectors.joining(",", "[", "]"));
+		DataBuffer direct = NETTY.bufferOf(json.getBytes(StandardCharsets.UTF_8));
+		assertThat(decodeMono(ResolvableType.forClass(long[].class), direct)).isEqualTo(values);
+		assertThat(this.events).containsExactly(ReadEvent.JSON_PRIMITIVE_ARRAY);
+	}
+
+	@Test
+	void primitiveArrayInDirectMemoryThatTheTokensCannotFillIsStreamedToDatabind() {
+		DataBuffer direct = NETTY.bufferOf("[1,\"2\",40]".getBytes(StandardCharsets.UTF_8));
+		assertThat(decodeMono(ResolvableType.forClass(long[].class), direct)).isEqualTo(new long[] { 1, 2, 40 });
+		assertThat(this.events).containsExactly(ReadEvent.JSON_VALUE_STREAMED);
 	}
 
 	@Test

@@ -45,14 +45,24 @@ final class StreamedBody implements JsonBody {
 		return this.buffer.readPosition(this.start);
 	}
 
+	/**
+	 * Count the occurrences of a byte, eight bytes per read of the memory: one read per
+	 * byte of direct memory costs as much as parsing doubles does. The NIO views of the
+	 * buffer are taken without copying it, one per component.
+	 */
 	@Override
 	public int count(byte value) {
+		long pattern = (value & 0xFFL) * 0x0101010101010101L;
 		int count = 0;
-		// The NIO views of the buffer's memory, without copying it: one per component.
 		try (DataBuffer.ByteBufferIterator views = rewound().readableByteBuffers()) {
 			while (views.hasNext()) {
 				ByteBuffer view = views.next();
-				for (int i = view.position(), end = view.limit(); i < end; i++) {
+				int i = view.position();
+				int end = view.limit();
+				for (; i + Long.BYTES <= end; i += Long.BYTES) {
+					count += Long.bitCount(zeroBytes(view.getLong(i) ^ pattern));
+				}
+				for (; i < end; i++) {
 					if (view.get(i) == value) {
 						count++;
 					}
@@ -60,6 +70,16 @@ final class StreamedBody implements JsonBody {
 			}
 		}
 		return count;
+	}
+
+	/**
+	 * The high bit of each byte of the word that is zero, and no other bit: a byte's low
+	 * seven bits plus 0x7F reach its high bit unless they are all zero, and never carry
+	 * into the next byte.
+	 */
+	static long zeroBytes(long word) {
+		long low = 0x7F7F7F7F7F7F7F7FL;
+		return ~(((word & low) + low) | word | low);
 	}
 
 }

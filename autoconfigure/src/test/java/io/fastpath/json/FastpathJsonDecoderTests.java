@@ -739,6 +739,20 @@ class FastpathJsonDecoderTests {
 	}
 
 	@Test
+	void streamGoesOnLikeStockAfterAWholeArrayOfTheAnnouncedLength() {
+		// The first chunk is read whole; what follows is split as after any top-level array.
+		for (String rest : new String[] { " [3,4]", "[3,4] 5", " [3,x]", " 3 [", "]", "\uFEFF[3]" }) {
+			for (String buffers : new String[] { "heap", "netty" }) {
+				DecoderOutcome outcome = decoding(fluxOf(Long.class)).on(buffers)
+					.body("[1,2]", rest)
+					.contentLength("[1,2]".length())
+					.likeStock();
+				assertThat(outcome.values()).as("[1,2] then %s", rest).startsWith(1L, 2L);
+			}
+		}
+	}
+
+	@Test
 	void bodyInOneBufferOfItsContentLengthDecodesLikeStockOnEveryBuffer() {
 		StringBuilder json = new StringBuilder("[");
 		for (int i = 0; i < 500; i++) {

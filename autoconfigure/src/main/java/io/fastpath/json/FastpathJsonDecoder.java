@@ -283,7 +283,7 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			return decode(parts.get(0).factory().join(parts), targetType, mimeType, hints);
 		}
 		try {
-			return read(body, targetType, mimeType, hints);
+			return read(body, ReadEvent.JSON_VALUE, targetType, mimeType, hints);
 		}
 		finally {
 			parts.forEach(DataBufferUtils::release);
@@ -294,21 +294,12 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	public @Nullable Object decode(DataBuffer buffer, ResolvableType targetType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) throws DecodingException {
 		try {
-			HeapBody body = HeapBody.of(buffer);
-			if (body != null) {
-				return read(body, targetType, mimeType, hints);
+			HeapBody heap = HeapBody.of(buffer);
+			if (heap != null) {
+				return read(heap, ReadEvent.JSON_VALUE, targetType, mimeType, hints);
 			}
-			// Direct memory cannot be parsed in place: stream it, as stock does, but
-			// primitive arrays still straight from their tokens.
-			StreamedBody streamed = new StreamedBody(buffer);
-			return read((plan) -> {
-				Object array = readPrimitiveArray(plan, streamed);
-				if (array != null) {
-					return array;
-				}
-				this.listener.onRead(ReadEvent.JSON_VALUE_STREAMED);
-				return streamed.readValue(plan.reader());
-			}, targetType, mimeType, hints);
+			// Direct memory cannot be parsed in place: stream it, as stock does.
+			return read(new StreamedBody(buffer), ReadEvent.JSON_VALUE_STREAMED, targetType, mimeType, hints);
 		}
 		finally {
 			DataBufferUtils.release(buffer);
@@ -316,17 +307,17 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	}
 
 	/**
-	 * Read a body held on the heap in place (primitive arrays straight from the tokens
-	 * when they can be, as from a streamed body).
+	 * Read a whole body: a primitive array straight from its tokens when it can be, else
+	 * through Databind, telling the listener the given path.
 	 */
-	private @Nullable Object read(HeapBody body, ResolvableType targetType, @Nullable MimeType mimeType,
-			@Nullable Map<String, Object> hints) {
+	private @Nullable Object read(JsonBody body, ReadEvent databindPath, ResolvableType targetType,
+			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
 		return read((plan) -> {
 			Object array = readPrimitiveArray(plan, body);
 			if (array != null) {
 				return array;
 			}
-			this.listener.onRead(ReadEvent.JSON_VALUE);
+			this.listener.onRead(databindPath);
 			return body.readValue(plan.reader());
 		}, targetType, mimeType, hints);
 	}

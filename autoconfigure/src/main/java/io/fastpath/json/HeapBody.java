@@ -74,8 +74,8 @@ final class HeapBody implements JsonBody {
 		return reader.createParser(new SlicesInputStream(this.slices));
 	}
 
-	/** Read the whole body as the reader's type, as {@code readValue(byte[])} would. */
-	@Nullable Object readValue(ObjectReader reader) {
+	@Override
+	public @Nullable Object readValue(ObjectReader reader) {
 		if (this.slices.length == 1) {
 			HeapBytes slice = this.slices[0];
 			return reader.readValue(slice.array(), slice.offset(), slice.length());

@@ -1,5 +1,6 @@
 package io.fastpath.json;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.ObjectReader;
 
@@ -17,6 +18,14 @@ interface JsonBody {
 	 * @return the parser
 	 */
 	JsonParser parser(ObjectReader reader);
+
+	/**
+	 * Read the whole body as the reader's type, from its start, as {@code readValue} of the
+	 * bytes would.
+	 * @param reader the reader
+	 * @return the value
+	 */
+	@Nullable Object readValue(ObjectReader reader);
 
 	/**
 	 * Count the occurrences of a byte in the body: not while a parser reads it.

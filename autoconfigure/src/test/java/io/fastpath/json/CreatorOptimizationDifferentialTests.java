@@ -1,14 +1,11 @@
 package io.fastpath.json;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -33,6 +30,7 @@ import tools.jackson.databind.annotation.JsonPOJOBuilder;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.module.blackbird.BlackbirdModule;
 
+import org.springframework.core.OverridingClassLoader;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Decoder;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -285,13 +283,13 @@ class CreatorOptimizationDifferentialTests {
 	}
 
 	/** Defines its own copy of one class from the class file, and delegates the rest. */
-	static final class IsolatingClassLoader extends ClassLoader {
+	static final class IsolatingClassLoader extends OverridingClassLoader {
 
-		private final Class<?> original;
+		private final String name;
 
 		private IsolatingClassLoader(Class<?> original) {
 			super(original.getClassLoader());
-			this.original = original;
+			this.name = original.getName();
 		}
 
 		static Class<?> copyOf(Class<?> original) {
@@ -304,24 +302,8 @@ class CreatorOptimizationDifferentialTests {
 		}
 
 		@Override
-		protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-			if (!name.equals(this.original.getName())) {
-				return super.loadClass(name, resolve);
-			}
-			synchronized (getClassLoadingLock(name)) {
-				Class<?> loaded = findLoadedClass(name);
-				if (loaded == null) {
-					String file = name.replace('.', '/') + ".class";
-					try (InputStream in = getParent().getResourceAsStream(file)) {
-						byte[] bytes = Objects.requireNonNull(in, file).readAllBytes();
-						loaded = defineClass(name, bytes, 0, bytes.length);
-					}
-					catch (IOException ex) {
-						throw new ClassNotFoundException(name, ex);
-					}
-				}
-				return loaded;
-			}
+		protected boolean isEligibleForOverriding(String className) {
+			return className.equals(this.name);
 		}
 
 	}

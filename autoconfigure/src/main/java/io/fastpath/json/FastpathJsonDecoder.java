@@ -498,6 +498,15 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		/** Tokens of the values taken, if the token count is limited. */
 		private long valueTokenCount;
 
+		/**
+		 * The parser of the regions of scalars, or {@code null} if each region gets its
+		 * own: elements that are not scalars (a region holds few of them, and reading them
+		 * outweighs a parser's creation), or limits that the fed parser would count against
+		 * bytes and tokens it is fed more than once (values read ahead and not taken are fed
+		 * again).
+		 */
+		private final @Nullable FedParser fedParser;
+
 		ElementReader(ObjectReader reader, ScalarKind scalarKind, @Nullable Map<String, Object> hints) {
 			this.reader = reader;
 			this.scalarKind = scalarKind;
@@ -507,6 +516,8 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			this.constraints = reader.parserFactory().streamReadConstraints();
 			this.contentLength = (hints != null && hints.get(CONTENT_LENGTH_HINT) instanceof Long length) ? length
 					: -1;
+			this.fedParser = (scalarKind != ScalarKind.OTHER && !this.constraints.hasMaxDocumentLength()
+					&& !this.constraints.hasMaxTokenCount()) ? new FedParser(reader) : null;
 		}
 
 		boolean knowsBodyLength() {
@@ -540,6 +551,7 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 				checkTokenCount(splitter);
 			}
 			catch (RuntimeException ex) {
+				closeFedParser();
 				throw rejected(ex);
 			}
 			return takeValues();
@@ -558,7 +570,22 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			catch (RuntimeException ex) {
 				throw rejected(ex);
 			}
+			finally {
+				closeFedParser();
+			}
 			return takeValues();
+		}
+
+		/**
+		 * Close the fed parser, which gives its buffers back to the mapper's pool: at the end
+		 * and on an error, on the thread reading the chunks. Not on cancel, which may come
+		 * from another thread while a chunk is read: a parser not closed keeps its buffers
+		 * out of the pool, for the garbage collector.
+		 */
+		private void closeFedParser() {
+			if (this.fedParser != null) {
+				this.fedParser.close();
+			}
 		}
 
 		/**
@@ -668,12 +695,46 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 		@Override
 		public void arrayValues(byte[] bytes, int offset, int length) {
-			readValues(bytes, offset, length, true);
+			FedParser fed = this.fedParser;
+			if (fed == null) {
+				try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
+					parser.nextToken();
+					readArrayValues(parser);
+				}
+				return;
+			}
+			try {
+				if (readArrayValues(fed.feed(bytes, offset, length))) {
+					fed.endsRegion();
+				}
+			}
+			finally {
+				fed.finish();
+			}
 		}
 
 		@Override
 		public void rootValues(byte[] bytes, int offset, int length) {
-			readValues(bytes, offset, length, false);
+			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
+				ValueReading reading = new ValueReading(parser);
+				JsonToken token;
+				while ((token = parser.nextToken()) != null) {
+					take(reading.read(token), reading.lastTokenCount);
+				}
+			}
+		}
+
+		/**
+		 * Read the values of the array whose opening bracket the parser is on.
+		 * @return whether the array's closing bracket was read
+		 */
+		private boolean readArrayValues(JsonParser parser) {
+			ValueReading reading = new ValueReading(parser);
+			JsonToken token;
+			while ((token = FedParser.nextToken(parser)) != null && token != JsonToken.END_ARRAY) {
+				take(reading.read(token), reading.lastTokenCount);
+			}
+			return token == JsonToken.END_ARRAY;
 		}
 
 		@Override
@@ -741,36 +802,68 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		 * @return where the first value not taken starts, or the closing bracket
 		 */
 		private int readAhead(byte[] bytes, int offset, int length, int stopAt) {
+			// Only a region read to its end is fed: the fed parser must take all of it.
+			FedParser fed = (stopAt >= length) ? this.fedParser : null;
+			if (fed == null) {
+				try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
+					parser.nextToken();
+					return readAhead(parser, offset, stopAt, null);
+				}
+				catch (RuntimeException ex) {
+					// No parser on the region: the splitter scans it.
+					return offset + 1;
+				}
+			}
+			try {
+				return readAhead(fed.feed(bytes, offset, length), offset, stopAt, fed);
+			}
+			finally {
+				fed.finish();
+			}
+		}
+
+		/**
+		 * Read ahead with the given parser, on the region's opening bracket.
+		 * @param fed the fed parser if it is the one, which stops before a structure: a
+		 * structure cut by the end of the region would have Databind ask the non-blocking
+		 * parser for tokens it has not got (and {@code skipChildren} loop on them)
+		 */
+		private int readAhead(JsonParser parser, int offset, int stopAt, @Nullable FedParser fed) {
 			int resumeAt = offset + 1;
-			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
+			try {
 				if (!(parser instanceof ParserBase tokens)) {
 					return resumeAt;
 				}
-				parser.nextToken();
 				// Token offsets without allocating a location per token: the parser's
-				// character offset of a value token, shifted to the location's byte offset.
-				long shift = parser.currentTokenLocation().getByteOffset() - tokens.getTokenCharacterOffset();
+				// offset of a token, from that of the opening bracket at the region's start
+				// (a fed parser counts from the stream's first region).
+				long bracketOffset = tokens.getTokenCharacterOffset();
 				ValueReading reading = new ValueReading(parser);
 				// A value is taken once the token after it is read: a number or literal that
 				// reaches the end of the chunk may go on in the next one.
 				Object pending = NO_VALUE;
 				long pendingTokenCount = 0;
 				int pendingStart = -1;
-				JsonToken token = parser.nextToken();
+				JsonToken token = FedParser.nextToken(parser);
 				while (token != null) {
-					int start = (int) (tokens.getTokenCharacterOffset() + shift);
+					int start = (int) (tokens.getTokenCharacterOffset() - bracketOffset);
+					if (fed != null && token == JsonToken.END_ARRAY) {
+						// A fed parser gives the bracket the token offset of the value before.
+						start = fed.closingBracket() - offset;
+						fed.endsRegion();
+					}
 					take(pending, pendingTokenCount);
 					if (pendingStart >= 0) {
 						this.largestValue = Math.max(this.largestValue, start - pendingStart);
 					}
 					resumeAt = offset + start;
-					if (token == JsonToken.END_ARRAY || start >= stopAt) {
+					if (token == JsonToken.END_ARRAY || start >= stopAt || (fed != null && token.isStructStart())) {
 						break;
 					}
 					pending = reading.read(token);
 					pendingTokenCount = reading.lastTokenCount;
 					pendingStart = start;
-					token = parser.nextToken();
+					token = FedParser.nextToken(parser);
 				}
 			}
 			catch (RuntimeException ex) {
@@ -815,20 +908,6 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 		private static boolean isWhitespace(byte b) {
 			return b == ' ' || b == '\n' || b == '\r' || b == '\t';
-		}
-
-		private void readValues(byte[] bytes, int offset, int length, boolean wrapped) {
-			try (JsonParser parser = this.reader.createParser(bytes, offset, length)) {
-				if (wrapped) {
-					parser.nextToken();
-				}
-				ValueReading reading = new ValueReading(parser);
-				JsonToken token;
-				while ((token = parser.nextToken()) != null && token != JsonToken.END_ARRAY) {
-					Object value = reading.read(token);
-					take(value, reading.lastTokenCount);
-				}
-			}
 		}
 
 		private void take(@Nullable Object value, long tokenCount) {

@@ -41,6 +41,8 @@ import tools.jackson.core.io.IOContext;
 import tools.jackson.core.io.InputDecorator;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.core.util.BufferRecycler;
+import tools.jackson.core.util.RecyclerPool;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
@@ -791,6 +793,80 @@ class FastpathJsonDecoderTests {
 			assertThat(outcome.values()).as("cut at %d", cut).containsExactly("x", "a]", "b", "12345");
 			assertThat(calls).as("cut at %d", cut).hasValue(4);
 		}
+	}
+
+	@Test
+	void streamOfScalarsInSmallChunksIsReadByOneParserLikeStock() {
+		// A parser per chunk costs more than the few values of a small chunk: stock feeds
+		// one parser the whole stream, and so does Fastpath for scalars.
+		List<Long> longs = new ArrayList<>();
+		StringBuilder json = new StringBuilder("[");
+		for (int i = 0; i < 100; i++) {
+			longs.add(i * 1_000_003L - 7);
+			json.append((i > 0) ? ", " : "").append(i * 1_000_003L - 7);
+		}
+		byte[] body = utf8(json.append(" ]").toString());
+		for (int size : new int[] { 3, 7, 25, 100 }) {
+			for (boolean knownLength : new boolean[] { false, true }) {
+				CountingRecyclerPool pool = new CountingRecyclerPool();
+				Decoding decoding = decoding(fluxOf(Long.class)).mapper(mapperWith(pool))
+					.bytes(chunksOf(body, size));
+				DecoderOutcome outcome = (knownLength ? decoding.withContentLength() : decoding).likeStock();
+				assertThat(outcome.values()).as("chunks of %d", size).isEqualTo(longs);
+				pool.reset();
+				(knownLength ? decoding.withContentLength() : decoding).fastpathOnly();
+				assertThat(pool.acquired).as("parsers for chunks of %d, known length %s", size, knownLength)
+					.hasValue(1);
+				assertThat(pool.released).as("parsers closed").hasValue(1);
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "[true, false, true, nul, true]", "[true, false, true, }", "[true, false, true,, true]",
+			"[true, false, true] x" })
+	void errorInAStreamOfScalarsClosesItsParser(String json) {
+		// Found by the parser reading a region, or by the splitter between regions.
+		byte[] body = utf8(json);
+		for (int size = 1; size < body.length; size++) {
+			CountingRecyclerPool pool = new CountingRecyclerPool();
+			Decoding decoding = decoding(fluxOf(Boolean.class)).mapper(mapperWith(pool)).bytes(chunksOf(body, size));
+			assertThat(decoding.likeStock().error()).as("chunks of %d", size).isInstanceOf(DecodingException.class);
+			pool.reset();
+			decoding.fastpathOnly();
+			assertThat(pool.acquired).as("chunks of %d", size).hasPositiveValue();
+			assertThat(pool.released).as("parsers closed, chunks of %d", size).hasValue(pool.acquired.get());
+		}
+	}
+
+	private static JsonMapper mapperWith(CountingRecyclerPool pool) {
+		return JsonMapper.builder(JsonFactory.builder().recyclerPool(pool).build()).build();
+	}
+
+	/** Counts the buffer recyclers that parsers take and give back: one each per parser. */
+	@SuppressWarnings("serial")
+	private static final class CountingRecyclerPool implements RecyclerPool<BufferRecycler> {
+
+		final AtomicInteger acquired = new AtomicInteger();
+
+		final AtomicInteger released = new AtomicInteger();
+
+		@Override
+		public BufferRecycler acquirePooled() {
+			this.acquired.incrementAndGet();
+			return new BufferRecycler();
+		}
+
+		@Override
+		public void releasePooled(BufferRecycler recycler) {
+			this.released.incrementAndGet();
+		}
+
+		void reset() {
+			this.acquired.set(0);
+			this.released.set(0);
+		}
+
 	}
 
 	@Test

@@ -823,6 +823,27 @@ class FastpathJsonDecoderTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "[1,123true,5]", "[1,1.5false]", "[1,2null,3]", "[1,2\"a\",3]", "[1,-0.5e3x]",
+			"[1,2 3]", "[1,2[3]]" })
+	void scalarsWithoutASeparatorFailLikeStockWhereverTheBodyIsCut(String json) {
+		// Jackson's non-blocking parser, which reads the regions of a stream of scalars, takes
+		// "123" of "123true" as a number and fails only at the token after it
+		// (jackson-core#1640): the values emitted and the error must still be stock's.
+		byte[] body = utf8(json);
+		for (Target target : List.of(fluxOf(Long.class), fluxOf(Double.class))) {
+			for (int cut = 1; cut < body.length; cut++) {
+				for (int size : new int[] { 1, 3, body.length }) {
+					List<byte[]> chunks = new ArrayList<>(chunksOf(Arrays.copyOf(body, cut), size));
+					chunks.add(Arrays.copyOfRange(body, cut, body.length));
+					assertThat(decoding(target).bytes(chunks).likeStock().error())
+						.as("%s cut at %d in chunks of %d", json, cut, size)
+						.isInstanceOf(DecodingException.class);
+				}
+			}
+		}
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "[true, false, true, nul, true]", "[true, false, true, }", "[true, false, true,, true]",
 			"[true, false, true] x" })
 	void errorInAStreamOfScalarsClosesItsParser(String json) {

@@ -147,6 +147,13 @@ printf 'email=ada%%40example.com&seats=2&tag=math&tag=engines&referrer=friend%%2
 printf 'q=cake&size=10&sort=price&filter=in+stock&from=2026-01-01&to=2026-12-31' >"$work/search.form"
 echo "Measuring stock Spring (port $PORT) and Fastpath (port $((PORT + 1))) on $SERVER_NAME, alternating ..." >&2
 measure >"$work/results.txt"
+# A server that stopped answering, or another process on its port (a second run started
+# alongside), leaves wrk without answers: say so, rather than report zeros.
+if awk '$3 + 0 == 0 { none = 1 } END { exit !none }' "$work/results.txt"; then
+	echo "wrk got no answers for some endpoint (name, mode, req/s, ...):" >&2
+	cat "$work/results.txt" >&2
+	exit 1
+fi
 
 {
 	echo "| Endpoint | Stock req/s | Fastpath req/s | Fastpath/stock | Stock p50 / p90 / p99 | Fastpath p50 / p90 / p99 | Non-2xx (stock, Fastpath) |"

@@ -37,6 +37,9 @@ final class FedParser {
 	/** The parser's location of the current region's first byte. */
 	private long regionLocation;
 
+	/** Where the region's array closes, once found (a location costs an allocation), or -1. */
+	private int closingBracket;
+
 	/** Whether the current region was read to its end ({@link #endsRegion}). */
 	private boolean regionRead;
 
@@ -56,6 +59,7 @@ final class FedParser {
 			this.parser = parser;
 		}
 		this.regionRead = false;
+		this.closingBracket = -1;
 		this.bytes = bytes;
 		this.regionStart = offset;
 		this.regionEnd = offset + length;
@@ -86,11 +90,15 @@ final class FedParser {
 	 * @return its index in the region's bytes
 	 */
 	int closingBracket() {
-		JsonParser parser = this.parser;
-		if (parser == null || !parser.hasToken(JsonToken.END_ARRAY)) {
-			throw new IllegalStateException("Not at the end of the region's array");
+		if (this.closingBracket < 0) {
+			JsonParser parser = this.parser;
+			if (parser == null || !parser.hasToken(JsonToken.END_ARRAY)) {
+				throw new IllegalStateException("Not at the end of the region's array");
+			}
+			this.closingBracket = this.regionStart
+					+ (int) (parser.currentLocation().getByteOffset() - this.regionLocation) - 1;
 		}
-		return this.regionStart + (int) (parser.currentLocation().getByteOffset() - this.regionLocation) - 1;
+		return this.closingBracket;
 	}
 
 	/**

@@ -98,10 +98,11 @@ public class FastpathEndpoint {
 	 * The readers Fastpath replaced in one set of codecs.
 	 *
 	 * @param active whether any reader was replaced
+	 * @param status {@code active}, or {@code not applied: } and why
 	 * @param features the features behind the replaced readers
 	 * @param replacedReaders each replaced reader, before and after
 	 */
-	public record CodecsDescriptor(boolean active, List<String> features, List<ReplacedReader> replacedReaders) {
+	public record CodecsDescriptor(boolean active, String status, List<String> features, List<ReplacedReader> replacedReaders) {
 	}
 
 	/**

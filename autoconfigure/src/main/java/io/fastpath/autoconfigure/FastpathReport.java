@@ -42,7 +42,7 @@ final class FastpathReport {
 
 	private static final String WEB_CLIENT_CUSTOMIZER = "org.springframework.boot.webclient.WebClientCustomizer";
 
-	/** The builder's codecs are only listed, never used to connect. */
+	/** The clone of a builder is built only to list its readers, never to connect. */
 	private static final ClientHttpConnector NOT_CONNECTING = (method, uri, requestCallback) -> Mono
 		.error(new IllegalStateException("A WebClient built to list its readers does not connect"));
 
@@ -69,24 +69,41 @@ final class FastpathReport {
 	CodecsDescriptor server() {
 		ServerCodecConfigurer configurer = this.beanFactory.getBeanProvider(ServerCodecConfigurer.class).getIfUnique();
 		if (!(configurer instanceof DecoratingServerCodecConfigurer decorating)) {
-			return new CodecsDescriptor(false, List.of(), List.of());
+			return notApplied("the ServerCodecConfigurer bean is not decorated by Fastpath");
 		}
 		return describe(decorating.getDelegate().getReaders(), decorators(), true);
 	}
 
 	/**
-	 * The readers replaced on a {@code WebClient.Builder} from the context: its readers as
-	 * its codec customizations leave them, and those decorated as Fastpath's customizer
-	 * has them decorated.
+	 * The readers replaced on the {@code WebClient.Builder} of the context, as Fastpath's
+	 * customizer installed them: its readers as its codec customizations leave them, and
+	 * those the decorators the customizer gave it replace. A builder the customizer did not
+	 * customize (an application's own builder bean) is reported as not applied. Nothing is
+	 * called on the builder but {@code clone()}: it may be the application's own, a
+	 * singleton that its clients are built from.
 	 */
 	CodecsDescriptor webClient() {
+		FastpathWebClientCustomizer customizer = customizesWebClients()
+				? this.beanFactory.getBeanProvider(FastpathWebClientCustomizer.class).getIfUnique() : null;
+		if (customizer == null) {
+			return notApplied("Fastpath's WebClientCustomizer is not registered");
+		}
 		WebClient.Builder builder = this.beanFactory.getBeanProvider(WebClient.Builder.class).getIfUnique();
-		if (builder == null || !customizesWebClients()) {
-			return new CodecsDescriptor(false, List.of(), List.of());
+		if (builder == null) {
+			return notApplied("no unique WebClient.Builder bean");
+		}
+		List<HttpMessageReaderDecorator> installed = customizer.decoratorsOf(builder);
+		if (installed == null) {
+			return notApplied("the WebClient.Builder bean was not customized by Fastpath's WebClientCustomizer"
+					+ " (an application's own builder: apply the context's WebClientCustomizer beans to it)");
 		}
 		List<HttpMessageReader<?>> readers = new ArrayList<>();
-		builder.clientConnector(NOT_CONNECTING).codecs((codecs) -> readers.addAll(codecs.getReaders())).build();
-		return describe(readers, decorators(), false);
+		builder.clone().clientConnector(NOT_CONNECTING).codecs((codecs) -> readers.addAll(codecs.getReaders())).build();
+		return describe(readers, installed, false);
+	}
+
+	private static CodecsDescriptor notApplied(String reason) {
+		return new CodecsDescriptor(false, "not applied: " + reason, List.of(), List.of());
 	}
 
 	private boolean customizesWebClients() {
@@ -134,7 +151,10 @@ final class FastpathReport {
 				replaced.add(new ReplacedReader(describe(readers.get(i)), describe(current.get(i))));
 			}
 		}
-		return new CodecsDescriptor(!replaced.isEmpty(), features.stream().map(Feature::tagValue).toList(),
+		if (replaced.isEmpty()) {
+			return notApplied("no reader to replace");
+		}
+		return new CodecsDescriptor(true, "active", features.stream().map(Feature::tagValue).toList(),
 				List.copyOf(replaced));
 	}
 

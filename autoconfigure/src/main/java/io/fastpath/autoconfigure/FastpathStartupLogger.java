@@ -41,6 +41,9 @@ final class FastpathStartupLogger implements ApplicationListener<ApplicationRead
 	}
 
 	private static String describe(CodecsDescriptor codecs) {
+		if (!codecs.active()) {
+			return codecs.status();
+		}
 		int replaced = codecs.replacedReaders().size();
 		return codecs.features() + " (" + replaced + ((replaced == 1) ? " reader" : " readers") + " replaced)";
 	}

@@ -14,8 +14,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mockito;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,15 +33,22 @@ import org.springframework.boot.test.context.assertj.AssertableReactiveWebApplic
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -250,6 +260,77 @@ class FastpathObservabilityAutoConfigurationTests {
 					context.getSourceApplicationContext(), Duration.ZERO));
 			assertThat(output.getOut()).doesNotContain("Fastpath active");
 		});
+	}
+
+	@Test
+	void anApplicationsOwnSingletonWebClientBuilderStillConnectsAfterStartupAndEndpointCalls(CapturedOutput output) {
+		WebClient.Builder own = Mockito.spy(WebClient.builder().clientConnector(answering("pong")));
+		this.contextRunner.withBean("webClientBuilder", WebClient.Builder.class, () -> own).run((context) -> {
+			publishReady(context);
+			FastpathEndpoint endpoint = context.getBean(FastpathEndpoint.class);
+			for (int i = 0; i < 3; i++) {
+				CodecsDescriptor webClient = endpoint.fastpath().webClient();
+				assertThat(webClient.active()).isFalse();
+				assertThat(webClient.status()).startsWith("not applied: the WebClient.Builder bean was not customized");
+				assertThat(webClient.replacedReaders()).isEmpty();
+			}
+			WebClient client = context.getBean(WebClient.Builder.class).build();
+			assertThat(client.get().uri("http://localhost/ping").retrieve().bodyToMono(String.class).block())
+				.isEqualTo("pong");
+			// Described from what the customizer recorded: the application's builder was never
+			// configured, cloned or built by Fastpath.
+			Mockito.verify(own, Mockito.never()).clientConnector(Mockito.any());
+			Mockito.verify(own, Mockito.never()).codecs(Mockito.any());
+			Mockito.verify(own, Mockito.never()).exchangeStrategies(Mockito.any());
+			assertThat(output.getOut().lines().filter((line) -> line.contains("Fastpath active"))).singleElement()
+				.asString()
+				.contains("WebClient.Builder not applied: the WebClient.Builder bean was not customized");
+		});
+	}
+
+	@Test
+	void anApplicationsOwnSingletonBuilderThatAppliesBootsCustomizersIsDescribedWithoutBeingChanged() {
+		this.contextRunner.withUserConfiguration(OwnBuilderApplyingCustomizers.class).run((context) -> {
+			WebClient.Builder own = context.getBean(WebClient.Builder.class);
+			Mockito.clearInvocations(own);
+			publishReady(context);
+			FastpathEndpoint endpoint = context.getBean(FastpathEndpoint.class);
+			for (int i = 0; i < 3; i++) {
+				CodecsDescriptor webClient = endpoint.fastpath().webClient();
+				assertThat(webClient.active()).isTrue();
+				assertThat(webClient.features()).containsExactly("buffer", "json");
+			}
+			assertThat(own.build().get().uri("http://localhost/ping").retrieve().bodyToMono(String.class).block())
+				.isEqualTo("pong");
+			Mockito.verify(own, Mockito.never()).clientConnector(Mockito.any());
+			Mockito.verify(own, Mockito.never()).codecs(Mockito.any());
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnBuilderApplyingCustomizers {
+
+		@Bean
+		WebClient.Builder webClientBuilder(ObjectProvider<WebClientCustomizer> customizers) {
+			WebClient.Builder builder = Mockito.spy(WebClient.builder().clientConnector(answering("pong")));
+			customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+			return builder;
+		}
+
+	}
+
+	private static void publishReady(AssertableReactiveWebApplicationContext context) {
+		context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0],
+				context.getSourceApplicationContext(), Duration.ZERO));
+	}
+
+	private static ClientHttpConnector answering(String body) {
+		return (method, uri, requestCallback) -> {
+			MockClientHttpResponse response = new MockClientHttpResponse(HttpStatus.OK);
+			response.getHeaders().setContentType(MediaType.TEXT_PLAIN);
+			response.setBody(body);
+			return Mono.just(response);
+		};
 	}
 
 	private static HttpMessageReader<?> jsonReader(AssertableReactiveWebApplicationContext context,

@@ -30,7 +30,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * GC profiler, and prints a markdown table of both side by side: throughput with its
  * error, the Fastpath/stock ratio, and bytes allocated per operation. Benchmarks that
  * also have a {@code jackson} method (plain Jackson, as a reference) fill three more
- * columns: its throughput, its bytes per operation and the Fastpath/Jackson ratio.
+ * columns: its throughput, its bytes per operation and the Fastpath/Jackson ratio; those
+ * with a {@code stockBlackbird} method (stock with Blackbird on its mapper, stock as a
+ * user could tune it in one step) fill three more the same way.
  * <p>The methods of one parameter combination run back to back, one combination after
  * the other: JMH alone would run every combination of one method before the next method,
  * minutes apart, and on a shared machine whose speed drifts by 10% over minutes that
@@ -185,8 +187,9 @@ public final class BenchmarkSuite {
 		}
 		StringBuilder table = new StringBuilder();
 		row(table, "Benchmark", "Params", "Stock ops/s", "Fastpath ops/s", "Fastpath/stock", "Stock B/op",
-				"Fastpath B/op", "Jackson ops/s", "Jackson B/op", "Fastpath/Jackson");
-		table.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+				"Fastpath B/op", "Stock+Blackbird ops/s", "Stock+Blackbird B/op", "Fastpath/stock+Blackbird",
+				"Jackson ops/s", "Jackson B/op", "Fastpath/Jackson");
+		table.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		cases.forEach((key, methods) -> {
 			RunResult stock = methods.get("stock");
 			RunResult fastpath = methods.get("fastpath");
@@ -194,8 +197,11 @@ public final class BenchmarkSuite {
 				return;
 			}
 			RunResult jackson = methods.get("jackson");
+			RunResult stockBlackbird = methods.get("stockBlackbird");
 			row(table, key, throughput(stock), throughput(fastpath), ratio(fastpath, stock), allocation(stock),
-					allocation(fastpath), cell(jackson, BenchmarkSuite::throughput),
+					allocation(fastpath), cell(stockBlackbird, BenchmarkSuite::throughput),
+					cell(stockBlackbird, BenchmarkSuite::allocation),
+					cell(stockBlackbird, (reference) -> ratio(fastpath, reference)), cell(jackson, BenchmarkSuite::throughput),
 					cell(jackson, BenchmarkSuite::allocation), cell(jackson, (reference) -> ratio(fastpath, reference)));
 		});
 		return table.toString();
@@ -207,7 +213,8 @@ public final class BenchmarkSuite {
 
 	/**
 	 * Format a cell from a method's result, or mark it absent when the benchmark has no
-	 * such method (only some have a plain {@code jackson} reference).
+	 * such method (only some have a plain {@code jackson} or a {@code stockBlackbird}
+	 * reference).
 	 */
 	private static String cell(@Nullable RunResult result, Function<RunResult, String> format) {
 		return (result != null) ? format.apply(result) : "-";

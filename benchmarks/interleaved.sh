@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The headline comparisons, interleaved: each row's sides run in one JVM, alternating in
+# ~2 ms blocks over many rounds (io.fastpath.benchmarks.Interleaved), so that the drift of
+# two shared cores cancels out of the ratios. Time and bytes of whole requests over real
+# HTTP to Reactor Netty, against stock and against stock with Blackbird on its mapper.
+# Writes benchmarks/results/interleaved.md. About 3 minutes on 2 cores.
+#
+#   benchmarks/interleaved.sh                  # every row
+#   ROUNDS=200 benchmarks/interleaved.sh       # tighter quartiles
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-100}
+WARMUP=${WARMUP:-10}
+REPORT=benchmarks/results/interleaved.md
+./mvnw -B -q -pl benchmarks -am package -DskipTests
+mkdir -p benchmarks/results
+{
+	echo "Machine: $(nproc) cores, $(java -version 2>&1 | head -1). Commit \`$(git rev-parse --short HEAD)\`, $(date -u +%Y-%m-%d)."
+	echo
+} >"$REPORT"
+row() { # $1 title, then the sides (params:method), the first the baseline
+	local title=$1
+	shift
+	java -Xms1g -Xmx1g -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved HttpRequestBenchmark \
+		"$@" --rounds "$ROUNDS" --warmup-s "$WARMUP" --title "$title" --report "$REPORT" | grep '^|'
+}
+row "List<T> of 1000 flat records, @RequestBody" \
+	request=records:stock request=records:stockBlackbird request=records:fastpath
+row "List<Order> of 1000 order records, @RequestBody" \
+	request=orders:stock request=orders:stockBlackbird request=orders:fastpath
+row "Flux<T> of 1000 flat records, @RequestBody" \
+	request=records-flux:stock request=records-flux:stockBlackbird request=records-flux:fastpath
+row "Form of 5 fields, getFormData()" \
+	request=form-5:stock request=form-5:fastpath
+row "Form of 50 fields, getFormData()" \
+	request=form-50:stock request=form-50:fastpath
+row "5 fields bound: @ModelAttribute (stock) against five @FormParam (Fastpath), different controllers" \
+	request=bind-5:stock request=bind-5:fastpath
+echo "Report: $REPORT"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Server load: starts the sample application twice on loopback ports, Fastpath on and off
-# (stock Spring), warms both up, then drives each endpoint with wrk, alternating between
-# the two servers (stock, Fastpath, stock, Fastpath) so that neither is favoured by the
-# order of measurement, and prints a markdown table of requests/s (the mean of the rounds),
-# latency percentiles (of the last round) and the on/off ratio (also written to
-# benchmarks/results/load.md). Bounded: about 3.5 minutes with the defaults below.
+# Server load: starts the sample application three times on loopback ports: stock Spring
+# (Fastpath off, and no Blackbird in the application's mapper, as without the starter),
+# stock with Blackbird (Fastpath off; Boot registers the Blackbird module it finds on the
+# class path: stock as a user could tune it in one step) and Fastpath; warms them up, then
+# drives each endpoint with wrk, alternating between the servers so that none is favoured
+# by the order of measurement, and prints a markdown table of requests/s (the mean of the
+# rounds), latency percentiles (of the last round) and the ratios (also written to
+# benchmarks/results/load.md). Bounded: about 5 minutes with the defaults below.
 #
 #   benchmarks/load.sh                         # every endpoint, on Reactor Netty
 #   SERVER=tomcat benchmarks/load.sh           # on Tomcat (or jetty; netty is the default)
@@ -25,7 +27,7 @@ ROUNDS=${ROUNDS:-2}            # measured rounds per endpoint and mode, alternat
 WARMUP=${WARMUP:-3}            # seconds of load per endpoint and mode before measuring
 CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-1}          # wrk threads; the server gets the other core
-PORT=${PORT:-18080}            # stock; Fastpath listens on PORT + 1
+PORT=${PORT:-18080}            # stock; Fastpath listens on PORT + 1, stock with Blackbird on PORT + 2
 JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
 SERVER=${SERVER:-netty}         # netty, tomcat or jetty
 NETTY_SERVER=org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration
@@ -66,9 +68,16 @@ cleanup() {
 trap cleanup EXIT
 
 pids=()
-start_server() { # $1: true or false (fastpath.enabled), $2: port
+start_server() { # $1: mode (stock, fastpath or blackbird), $2: port
+	local options
+	case "$1" in
+		stock) options="--fastpath.enabled=false --spring.jackson.find-and-add-modules=false" ;;
+		blackbird) options="--fastpath.enabled=false" ;;
+		fastpath) options="--fastpath.enabled=true" ;;
+	esac
+	# shellcheck disable=SC2086
 	java $JAVA_OPTS -jar "$JAR" --server.port="$2" --server.address=127.0.0.1 \
-		--spring.autoconfigure.exclude="$EXCLUDED" --fastpath.enabled="$1" \
+		--spring.autoconfigure.exclude="$EXCLUDED" $options \
 		--logging.level.org.springframework.boot.reactor.netty.NettyWebServer=info \
 		--logging.level.org.springframework.boot.tomcat.TomcatWebServer=info \
 		--logging.level.org.springframework.boot.jetty.JettyWebServer=info >"$work/server-$1.log" 2>&1 &
@@ -123,12 +132,14 @@ measure() {
 	while IFS='|' read -r name method path type body; do
 		script="$work/$name.lua"
 		write_script "$method" "$type" "$body" "$script"
-		run_wrk "$WARMUP" "$script" "$PORT" "$path" >/dev/null
-		run_wrk "$WARMUP" "$script" "$((PORT + 1))" "$path" >/dev/null
+		for port in "$PORT" "$((PORT + 1))" "$((PORT + 2))"; do
+			run_wrk "$WARMUP" "$script" "$port" "$path" >/dev/null
+		done
 		for round in $(seq 1 "$ROUNDS"); do
-			for mode in stock fastpath; do
+			for mode in stock fastpath blackbird; do
 				port=$PORT
 				[ "$mode" = fastpath ] && port=$((PORT + 1))
+				[ "$mode" = blackbird ] && port=$((PORT + 2))
 				out=$(run_wrk "$DURATION" "$script" "$port" "$path")
 				echo "$name $mode $(echo "$out" | awk '/Requests\/sec/ {print $2}') \
 $(echo "$out" | awk '$1 == "50%" {print $2}') $(echo "$out" | awk '$1 == "90%" {print $2}') \
@@ -139,13 +150,14 @@ $(echo "$out" | awk '$1 == "99%" {print $2}') $(echo "$out" | awk '/Non-2xx/ {pr
 }
 
 # Bodies: 100 orders from the sample's own catalog, 1000 ids, two forms
-start_server false "$PORT"
-start_server true "$((PORT + 1))"
+start_server stock "$PORT"
+start_server fastpath "$((PORT + 1))"
+start_server blackbird "$((PORT + 2))"
 curl -sf "http://127.0.0.1:$PORT/catalog/orders?count=100" >"$work/orders.json"
 echo "[$(seq -s, 1 1000)]" >"$work/ids.json"
 printf 'email=ada%%40example.com&seats=2&tag=math&tag=engines&referrer=friend%%20of%%20a%%20friend&plan=PREMIUM' >"$work/signup.form"
 printf 'q=cake&size=10&sort=price&filter=in+stock&from=2026-01-01&to=2026-12-31' >"$work/search.form"
-echo "Measuring stock Spring (port $PORT) and Fastpath (port $((PORT + 1))) on $SERVER_NAME, alternating ..." >&2
+echo "Measuring stock Spring (port $PORT), Fastpath (port $((PORT + 1))) and stock with Blackbird (port $((PORT + 2))) on $SERVER_NAME, alternating ..." >&2
 measure >"$work/results.txt"
 # A server that stopped answering, or another process on its port (a second run started
 # alongside), leaves wrk without answers: say so, rather than report zeros.
@@ -155,19 +167,27 @@ if awk '$3 + 0 == 0 { none = 1 } END { exit !none }' "$work/results.txt"; then
 	exit 1
 fi
 
+mean_rps() { # $1 endpoint, $2 mode
+	awk -v n="$1" -v m="$2" '$1 == n && $2 == m { sum += $3; count++ } END { printf "%.0f", sum / count }' "$work/results.txt"
+}
+ratio() { # $1 / $2
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'
+}
+
 {
-	echo "| Endpoint | Stock req/s | Fastpath req/s | Fastpath/stock | Stock p50 / p90 / p99 | Fastpath p50 / p90 / p99 | Non-2xx (stock, Fastpath) |"
-	echo "|---|---:|---:|---:|---|---|---:|"
+	echo "| Endpoint | Stock req/s | Stock + Blackbird req/s | Fastpath req/s | Fastpath/stock | Fastpath/stock + Blackbird | Stock p50 / p90 / p99 | Fastpath p50 / p90 / p99 | Non-2xx (stock, + Blackbird, Fastpath) |"
+	echo "|---|---:|---:|---:|---:|---:|---|---|---:|"
 	while IFS='|' read -r name method path type body; do
-		s_rps=$(awk -v n="$name" '$1 == n && $2 == "stock" { sum += $3; count++ } END { printf "%.0f", sum / count }' "$work/results.txt")
-		f_rps=$(awk -v n="$name" '$1 == n && $2 == "fastpath" { sum += $3; count++ } END { printf "%.0f", sum / count }' "$work/results.txt")
+		s_rps=$(mean_rps "$name" stock)
+		b_rps=$(mean_rps "$name" blackbird)
+		f_rps=$(mean_rps "$name" fastpath)
 		read -r _ _ _ s50 s90 s99 s_err < <(grep "^$name stock " "$work/results.txt" | tail -1)
+		read -r _ _ _ _ _ _ b_err < <(grep "^$name blackbird " "$work/results.txt" | tail -1)
 		read -r _ _ _ f50 f90 f99 f_err < <(grep "^$name fastpath " "$work/results.txt" | tail -1)
-		ratio=$(awk -v f="$f_rps" -v s="$s_rps" 'BEGIN { printf "%.2fx", f / s }')
-		echo "| $name \`$method $path\` | $s_rps | $f_rps | $ratio | $s50 / $s90 / $s99 | $f50 / $f90 / $f99 | $s_err, $f_err |"
+		echo "| $name \`$method $path\` | $s_rps | $b_rps | $f_rps | $(ratio "$f_rps" "$s_rps") | $(ratio "$f_rps" "$b_rps") | $s50 / $s90 / $s99 | $f50 / $f90 / $f99 | $s_err, $b_err, $f_err |"
 	done < <(endpoints)
 	echo
 	echo "wrk: $THREADS thread(s), $CONNECTIONS connections; per endpoint and mode ${WARMUP}s warmup, then $ROUNDS rounds"
-	echo "of ${DURATION}s alternating stock and Fastpath (req/s: mean of the rounds; latency: last round);"
-	echo "both servers ($SERVER_NAME) and wrk on one machine over loopback ($(nproc) cores); server JVM options: $JAVA_OPTS."
+	echo "of ${DURATION}s alternating stock, Fastpath and stock with Blackbird (req/s: mean of the rounds; latency: last round);"
+	echo "the servers ($SERVER_NAME) and wrk on one machine over loopback ($(nproc) cores); server JVM options: $JAVA_OPTS."
 } | tee "$REPORT"

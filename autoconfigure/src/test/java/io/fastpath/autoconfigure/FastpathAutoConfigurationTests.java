@@ -326,22 +326,51 @@ class FastpathAutoConfigurationTests {
 
 	@Test
 	void serverAndWebClientReadRecordsWithTheApplicationsMapperWhenCreatorOptimizationIsOff() {
-		this.webFluxRunner.withPropertyValues("fastpath.json.optimize-creators=false").run((context) -> {
-			assertThat(readThroughWebClient(context)).isEqualTo(new Probe("n", false));
-			assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", false));
+		// Without find-and-add-modules the application's mapper has no Blackbird to lend.
+		this.webFluxRunner
+			.withPropertyValues("fastpath.json.optimize-creators=false", "spring.jackson.find-and-add-modules=false")
+			.run((context) -> {
+				assertThat(readThroughWebClient(context)).isEqualTo(new Probe("n", false));
+				assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", false));
+			});
+	}
+
+	@Test
+	void applicationsMapperGetsBootsModulesBackWhenFastpathIsDisabled() {
+		this.webFluxRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
+			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
 		});
 	}
 
 	@Test
-	void applicationsMapperKeepsOutBlackbirdFoundOnTheClassPathEvenWhenFastpathIsDisabled() {
-		this.webFluxRunner.withPropertyValues("fastpath.enabled=false")
-			.run((context) -> assertThat(context.getBean(JsonMapper.class).registeredModules())
-				.noneMatch(BlackbirdModule.class::isInstance));
+	void applicationsMapperGetsBootsModulesBackWhenFastpathDoesNotReadJson() {
+		this.webFluxRunner.withPropertyValues("fastpath.json.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
+			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
+		});
 	}
 
 	@Test
-	void applicationsMapperKeepsBlackbirdDeclaredAsABean() {
+	void applicationsMapperGetsBootsModulesBackWhenCreatorOptimizationIsOff() {
+		this.webFluxRunner.withPropertyValues("fastpath.json.optimize-creators=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
+			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
+		});
+	}
+
+	@Test
+	void applicationsMapperGetsBootsModulesBackWhenJacksonIsNotThePreferredJsonMapper() {
+		this.webFluxRunner.withPropertyValues("spring.http.codecs.preferred-json-mapper=jackson2").run((context) -> {
+			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
+			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
+		});
+	}
+
+	@Test
+	void applicationsMapperKeepsBlackbirdDeclaredAsABeanAndTheCustomizerBacksOff() {
 		this.webFluxRunner.withBean(BlackbirdModule.class, BlackbirdModule::new).run((context) -> {
+			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
 			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
 			assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", true));
 		});

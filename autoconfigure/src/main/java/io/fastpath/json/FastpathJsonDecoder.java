@@ -6,8 +6,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
@@ -108,8 +108,8 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 	private final JacksonJsonDecoder stock;
 
-	/** The mapper to read with for each mapper the stock decoder selects. */
-	private final UnaryOperator<JsonMapper> readingMappers;
+	/** The twins to read with, or {@code null} to read with the mappers the stock decoder selects. */
+	private final @Nullable BlackbirdTwins twins;
 
 	private final ReadListener listener;
 
@@ -123,13 +123,12 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	 * @param mapper the mapper to read values with
 	 */
 	public FastpathJsonDecoder(JsonMapper mapper) {
-		this(new JacksonJsonDecoder(mapper), UnaryOperator.identity(), ReadListener.NONE);
+		this(new JacksonJsonDecoder(mapper), null, ReadListener.NONE);
 	}
 
-	private FastpathJsonDecoder(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
-			ReadListener listener) {
+	private FastpathJsonDecoder(JacksonJsonDecoder stock, @Nullable BlackbirdTwins twins, ReadListener listener) {
 		this.stock = stock;
-		this.readingMappers = readingMappers;
+		this.twins = twins;
 		this.listener = listener;
 		this.limitExceeded = () -> listener.onRead(ReadEvent.JSON_TOO_LARGE);
 	}
@@ -153,18 +152,19 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	 * @return the decoder
 	 */
 	public static FastpathJsonDecoder from(JacksonJsonDecoder stock, ReadListener listener) {
-		return from(stock, UnaryOperator.identity(), listener);
+		return from(stock, null, listener);
 	}
 
 	/**
-	 * A decoder that reads values with the given mappers in place of the stock decoder's,
-	 * and tells the given listener which way each body goes.
+	 * A decoder that reads values with the given twins of the stock decoder's mappers (or
+	 * with those mappers, given {@code null}), and tells the given listener which way each
+	 * body goes.
 	 */
-	static FastpathJsonDecoder from(JacksonJsonDecoder stock, UnaryOperator<JsonMapper> readingMappers,
+	static FastpathJsonDecoder from(JacksonJsonDecoder stock, @Nullable BlackbirdTwins twins,
 			ReadListener listener) {
 		Assert.notNull(stock, "'stock' must not be null");
 		Assert.notNull(listener, "'listener' must not be null");
-		return new FastpathJsonDecoder(stock, readingMappers, listener);
+		return new FastpathJsonDecoder(stock, twins, listener);
 	}
 
 	/**
@@ -231,8 +231,11 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		}
 		return Flux.deferContextual((contextView) -> {
 			Map<String, Object> hintsToUse = withContext(hints, contextView);
-			ReadPlan plan = plan(mapper, elementType, hintsToUse, true);
-			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse);
+			ReaderKey key = readerKey(mapper, elementType, hintsToUse, true);
+			ReadPlan plan = plan(key, elementType);
+			// A stream cannot read a value again: the next one reads with the application's mapper.
+			ElementReader elements = new ElementReader(plan.reader(), plan.scalarKind(), hintsToUse,
+					plan.twin() ? (failure) -> fallBack(key, elementType, failure) : null);
 			// Reading ahead may start a value that the chunk cuts, and Databind would run the
 			// application's deserializers, setters and creators on it, once more than stock:
 			// other values are read ahead only from the chunk that completes a body of known
@@ -338,8 +341,20 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		if (mapper == null) {
 			throw new IllegalStateException("No ObjectMapper for " + targetType);
 		}
+		ReaderKey key = readerKey(mapper, targetType, hints, false);
+		ReadPlan plan = plan(key, targetType);
 		try {
-			Object value = reading.apply(plan(mapper, targetType, hints, false));
+			Object value;
+			try {
+				value = reading.apply(plan);
+			}
+			catch (RuntimeException | LinkageError ex) {
+				if (!plan.twin() || !BlackbirdTwins.isTwinFailure(ex)) {
+					throw ex;
+				}
+				// The body is read again from its start, with the application's mapper.
+				value = reading.apply(fallBack(key, targetType, ex));
+			}
 			logValue(value, hints);
 			return value;
 		}
@@ -372,21 +387,60 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	 */
 	private ReadPlan plan(JsonMapper mapper, ResolvableType type, @Nullable Map<String, Object> hints,
 			boolean stream) {
+		return plan(readerKey(mapper, type, hints, stream), type);
+	}
+
+	private static ReaderKey readerKey(JsonMapper mapper, ResolvableType type, @Nullable Map<String, Object> hints,
+			boolean stream) {
 		Class<?> contextClass = contextClass(type);
 		if (contextClass == null && hints != null) {
 			contextClass = contextClass((ResolvableType) hints.get(ACTUAL_TYPE_HINT));
 		}
 		Class<?> view = (hints != null) ? (Class<?>) hints.get(JacksonCodecSupport.JSON_VIEW_HINT) : null;
-		ReaderKey key = new ReaderKey(mapper, type.getType(), contextClass, view, stream);
+		return new ReaderKey(mapper, type.getType(), contextClass, view, stream);
+	}
+
+	private ReadPlan plan(ReaderKey key, ResolvableType type) {
 		ReadPlan plan = this.plans.get(key);
 		if (plan == null) {
-			plan = createPlan(key, this.readingMappers.apply(key.mapper()), type);
+			plan = createPlan(key, type);
 			this.plans.putIfAbsent(key, plan);
 		}
 		return plan;
 	}
 
-	private static ReadPlan createPlan(ReaderKey key, JsonMapper mapper, ResolvableType type) {
+	/**
+	 * A plan that reads with the twin of the key's mapper, or with the mapper itself: where
+	 * there is no twin, or the twin fails on the type while Blackbird builds its accessors
+	 * (reading with the application's mapper then fails as stock would, if it fails too).
+	 */
+	private ReadPlan createPlan(ReaderKey key, ResolvableType type) {
+		BlackbirdTwins twins = this.twins;
+		JsonMapper readingMapper = (twins != null) ? twins.forReading(key.mapper(), key.type()) : key.mapper();
+		if (twins == null || readingMapper == key.mapper()) {
+			return createPlan(key, key.mapper(), type, false);
+		}
+		try {
+			return createPlan(key, readingMapper, type, true);
+		}
+		catch (RuntimeException | LinkageError ex) {
+			ReadPlan plan = createPlan(key, key.mapper(), type, false);
+			twins.failed(key.type(), ex);
+			return plan;
+		}
+	}
+
+	/** Read the key's type with the application's mapper from now on: its twin failed on it. */
+	private ReadPlan fallBack(ReaderKey key, ResolvableType type, Throwable failure) {
+		BlackbirdTwins twins = this.twins;
+		Assert.state(twins != null, "Only a twin falls back");
+		ReadPlan plan = createPlan(key, key.mapper(), type, false);
+		twins.failed(key.type(), failure);
+		this.plans.put(key, plan);
+		return plan;
+	}
+
+	private static ReadPlan createPlan(ReaderKey key, JsonMapper mapper, ResolvableType type, boolean twin) {
 		JavaType javaType = mapper.constructType(GenericTypeResolver.resolveType(key.type(), key.contextClass()));
 		ObjectReader reader = (key.view() != null) ? mapper.readerWithView(key.view()).forType(javaType)
 				: mapper.readerFor(javaType);
@@ -394,10 +448,10 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		if (key.stream()) {
 			// Finding which fast path applies looks deserializers up: once per plan, not per stream.
 			return new ReadPlan(reader.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), null,
-					tokensReadable ? ScalarKind.of(mapper, type) : ScalarKind.OTHER);
+					tokensReadable ? ScalarKind.of(mapper, type) : ScalarKind.OTHER, twin);
 		}
 		return new ReadPlan(reader, tokensReadable ? PrimitiveArrayReader.of(mapper, type.toClass()) : null,
-				ScalarKind.OTHER);
+				ScalarKind.OTHER, twin);
 	}
 
 	/**
@@ -455,8 +509,13 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		return new DecodingException("JSON decoding error: " + ex.getOriginalMessage(), ex);
 	}
 
+	/**
+	 * How to read a type.
+	 * @param twin whether the reader is a twin's, which may fail where the application's
+	 * mapper would not
+	 */
 	private record ReadPlan(ObjectReader reader, @Nullable PrimitiveArrayReader primitiveArray,
-			ScalarKind scalarKind) {
+			ScalarKind scalarKind, boolean twin) {
 	}
 
 	private record ReaderKey(JsonMapper mapper, Type type, @Nullable Class<?> contextClass, @Nullable Class<?> view,
@@ -474,6 +533,9 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		private final ScalarKind scalarKind;
 
 		private final @Nullable Map<String, Object> hints;
+
+		/** Told when the reader, a twin's, fails where the application's mapper may not. */
+		private final @Nullable Consumer<Throwable> twinFailed;
 
 		private final boolean unwrapsRootValues;
 
@@ -507,8 +569,10 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		 */
 		private final @Nullable FedParser fedParser;
 
-		ElementReader(ObjectReader reader, ScalarKind scalarKind, @Nullable Map<String, Object> hints) {
+		ElementReader(ObjectReader reader, ScalarKind scalarKind, @Nullable Map<String, Object> hints,
+				@Nullable Consumer<Throwable> twinFailed) {
 			this.reader = reader;
+			this.twinFailed = twinFailed;
 			this.scalarKind = scalarKind;
 			this.hints = hints;
 			this.unwrapsRootValues = reader.isEnabled(DeserializationFeature.UNWRAP_ROOT_VALUE);
@@ -550,9 +614,9 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 				splitter.feed(chunk, this);
 				checkTokenCount(splitter);
 			}
-			catch (RuntimeException ex) {
+			catch (RuntimeException | LinkageError ex) {
 				closeFedParser();
-				throw rejected(ex);
+				throw rejected(twinFailure(ex));
 			}
 			return takeValues();
 		}
@@ -567,13 +631,29 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 				splitter.end(this);
 				checkTokenCount(splitter);
 			}
-			catch (RuntimeException ex) {
-				throw rejected(ex);
+			catch (RuntimeException | LinkageError ex) {
+				throw rejected(twinFailure(ex));
 			}
 			finally {
 				closeFedParser();
 			}
 			return takeValues();
+		}
+
+		/**
+		 * The exception to fail the stream with: a failure of the twin's own is told (the
+		 * next stream reads with the application's mapper) and answered as a codec error,
+		 * never let out as a linkage error, which Reactor would throw rather than signal.
+		 */
+		private RuntimeException twinFailure(Throwable ex) {
+			if (this.twinFailed != null && BlackbirdTwins.isTwinFailure(ex)) {
+				this.twinFailed.accept(ex);
+				return new CodecException("JSON decoding error: " + ex, ex);
+			}
+			if (ex instanceof RuntimeException runtime) {
+				return runtime;
+			}
+			throw (Error) ex;
 		}
 
 		/**

@@ -2,6 +2,7 @@ package io.fastpath.buffer;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import io.fastpath.codec.ReadEvent;
@@ -94,7 +95,15 @@ final class AggregatingHttpMessageReader<T> extends DecoderHttpMessageReader<T> 
 			Map<String, Object> hints) {
 		MediaType contentType = getContentType(message);
 		Map<String, Object> allHints = Hints.merge(hints, getReadHints(elementType, message));
-		this.listener.onRead(ReadEvent.BUFFER_WHOLE_BODY);
+		// The listener is told when the body is read, at subscription, not when it is assembled.
+		return Mono.defer(() -> {
+			this.listener.onRead(ReadEvent.BUFFER_WHOLE_BODY);
+			return aggregateAndDecode(elementType, message, contentType, allHints);
+		});
+	}
+
+	private Mono<T> aggregateAndDecode(ResolvableType elementType, ReactiveHttpInputMessage message,
+			@Nullable MediaType contentType, Map<String, Object> allHints) {
 		long contentLength = message.getHeaders().getContentLength();
 		// A request's Content-Length always frames a body that follows, so one over the limit
 		// fails before anything is read; a response's may describe a body not sent.

@@ -126,11 +126,20 @@ final class LazyFormHttpMessageReader implements HttpMessageReader<MultiValueMap
 	public Mono<MultiValueMap<String, String>> readMono(ResolvableType elementType,
 			ReactiveHttpInputMessage message, Map<String, Object> hints) {
 
+		// The listener is told when the body is read, at subscription, not when it is assembled.
 		if (!(message instanceof ServerHttpRequest)) {
-			this.listener.onRead(ReadEvent.FORM_CLIENT_RESPONSE);
-			return this.stock.readMono(elementType, message, hints);
+			return Mono.defer(() -> {
+				this.listener.onRead(ReadEvent.FORM_CLIENT_RESPONSE);
+				return this.stock.readMono(elementType, message, hints);
+			});
 		}
-		this.listener.onRead(ReadEvent.FORM_REQUEST);
+		return Mono.defer(() -> {
+			this.listener.onRead(ReadEvent.FORM_REQUEST);
+			return parse(message, hints);
+		});
+	}
+
+	private Mono<MultiValueMap<String, String>> parse(ReactiveHttpInputMessage message, Map<String, Object> hints) {
 		Charset charset = charset(message.getHeaders().getContentType());
 		Mono<DataBuffer> body = DataBufferAggregator.aggregate(message.getBody(), this.stock.getMaxInMemorySize(),
 				message.getHeaders().getContentLength());

@@ -225,11 +225,15 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			@Nullable Map<String, Object> hints) {
 		JsonMapper mapper = selectMapper(elementType, mimeType);
 		ReadEvent path = JsonReadEvents.fluxPath(mapper, elementType, mimeType);
-		this.listener.onRead(path);
+		// The listener is told when a body is read, at subscription, not when it is assembled.
 		if (mapper == null || path != ReadEvent.JSON_FLUX) {
-			return this.stock.decode(input, elementType, mimeType, hints);
+			return Flux.defer(() -> {
+				this.listener.onRead(path);
+				return this.stock.decode(input, elementType, mimeType, hints);
+			});
 		}
 		return Flux.deferContextual((contextView) -> {
+			this.listener.onRead(path);
 			Map<String, Object> hintsToUse = withContext(hints, contextView);
 			ReaderKey key = readerKey(mapper, elementType, hintsToUse, true);
 			ReadPlan plan = plan(key, elementType);

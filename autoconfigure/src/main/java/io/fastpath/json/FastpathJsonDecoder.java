@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -252,7 +253,8 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 				.map(InFlightBuffer::new)
 				.concatMapIterable((chunk) -> elements.feed(splitter, chunk.handOver()))
 				.concatWith(Flux.defer(() -> Flux.fromIterable(elements.end(splitter))))
-				.doOnDiscard(InFlightBuffer.class, InFlightBuffer::release);
+				.doOnDiscard(InFlightBuffer.class, InFlightBuffer::release)
+				.doFinally((signal) -> elements.close());
 		});
 	}
 
@@ -532,11 +534,26 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	 */
 	private final class ElementReader implements JsonElementSplitter.Regions {
 
+		/** No chunk is being read. */
+		private static final int IDLE = 0;
+
+		/** A chunk or the end is being read. */
+		private static final int READING = 1;
+
+		/** Closed while a chunk was read: the reading thread closes the fed parser. */
+		private static final int CLOSING = 2;
+
+		/** Closed: the fed parser is closed, and nothing more is read. */
+		private static final int CLOSED = 3;
+
 		private final ObjectReader reader;
 
 		private final ScalarKind scalarKind;
 
 		private final @Nullable Map<String, Object> hints;
+
+		/** {@link #IDLE}, {@link #READING}, {@link #CLOSING} or {@link #CLOSED}. */
+		private final AtomicInteger state = new AtomicInteger(IDLE);
 
 		/** Told when the reader, a twin's, fails where the application's mapper may not. */
 		private final @Nullable Consumer<Throwable> twinFailed;
@@ -603,6 +620,19 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 		/** Feed a chunk to the splitter and return the elements it completed. */
 		List<Object> feed(JsonElementSplitter splitter, DataBuffer chunk) {
+			if (!startReading()) {
+				DataBufferUtils.release(chunk);
+				return Collections.emptyList();
+			}
+			try {
+				return read(splitter, chunk);
+			}
+			finally {
+				stopReading();
+			}
+		}
+
+		private List<Object> read(JsonElementSplitter splitter, DataBuffer chunk) {
 			try {
 				checkDocumentLength(chunk);
 				if (this.contentLength >= 0) {
@@ -627,6 +657,18 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 		/** End the splitter's stream and return the last elements. */
 		List<Object> end(JsonElementSplitter splitter) {
+			if (!startReading()) {
+				return Collections.emptyList();
+			}
+			try {
+				return readEnd(splitter);
+			}
+			finally {
+				stopReading();
+			}
+		}
+
+		private List<Object> readEnd(JsonElementSplitter splitter) {
 			try {
 				if (this.constraints.hasMaxDocumentLength()) {
 					// Stock's parser checks all it was fed once the input ends.
@@ -660,11 +702,43 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 			throw (Error) ex;
 		}
 
+		/** Whether a chunk or the end may be read: the stream was not closed. */
+		private boolean startReading() {
+			return this.state.compareAndSet(IDLE, READING);
+		}
+
+		/** Done reading: close the fed parser if the stream was closed meanwhile. */
+		private void stopReading() {
+			if (!this.state.compareAndSet(READING, IDLE)) {
+				this.state.set(CLOSED);
+				closeFedParser();
+			}
+		}
+
 		/**
-		 * Close the fed parser, which gives its buffers back to the mapper's pool: at the end
-		 * and on an error, on the thread reading the chunks. Not on cancel, which may come
-		 * from another thread while a chunk is read: a parser not closed keeps its buffers
-		 * out of the pool, for the garbage collector.
+		 * Close the stream once it terminated, however: cancelled, failed upstream, or ended.
+		 * Cancel may come from another thread while a chunk is read: the fed parser is then
+		 * closed by the thread reading, once it is done with it; otherwise here, no chunk
+		 * being read and none read after.
+		 */
+		void close() {
+			while (true) {
+				int current = this.state.get();
+				if (current == IDLE && this.state.compareAndSet(IDLE, CLOSED)) {
+					closeFedParser();
+					return;
+				}
+				if (current == CLOSING || current == CLOSED
+						|| (current == READING && this.state.compareAndSet(READING, CLOSING))) {
+					return;
+				}
+			}
+		}
+
+		/**
+		 * Close the fed parser, which gives its buffers back to the mapper's pool: at the end,
+		 * on an error and when the stream is closed ({@link #close()}), never while another
+		 * thread reads with it.
 		 */
 		private void closeFedParser() {
 			if (this.fedParser != null) {

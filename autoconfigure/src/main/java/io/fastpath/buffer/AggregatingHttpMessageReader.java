@@ -105,6 +105,16 @@ final class AggregatingHttpMessageReader<T> extends DecoderHttpMessageReader<T> 
 	private Mono<T> aggregateAndDecode(ResolvableType elementType, ReactiveHttpInputMessage message,
 			@Nullable MediaType contentType, Map<String, Object> allHints) {
 		long contentLength = message.getHeaders().getContentLength();
+		if (getDecoder() instanceof JoiningDecoder<?> joining && joining.gathersParts()) {
+			// The decoder reads the buffers as they come, within its limit: no join. Only the
+			// announced length is checked here, before the body is read.
+			int maxByteCount = maxInMemorySize();
+			if (message instanceof ServerHttpRequest && maxByteCount >= 0 && contentLength > maxByteCount) {
+				this.limitExceeded.run();
+				return Mono.error(DataBufferAggregator.limitExceeded(maxByteCount));
+			}
+			return getDecoder().decodeToMono(message.getBody(), elementType, contentType, allHints);
+		}
 		// A request's Content-Length always frames a body that follows, so one over the limit
 		// fails before anything is read; a response's may describe a body not sent.
 		Mono<DataBuffer> body = (message instanceof ServerHttpRequest)

@@ -32,6 +32,10 @@ import org.springframework.util.Assert;
  * {@linkplain #getDelegate() delegate} directly (or through codec configuration objects
  * taken from it) after readers were handed out; changes made to reader or decoder
  * instances themselves are seen, since the list holds those instances.
+ * <p>Every method of {@code ServerCodecConfigurer} and of its default and custom codecs
+ * is forwarded by hand, default methods included, so that a call configures the delegate
+ * rather than running the interface's default on this decorator; a test fails when Spring
+ * adds one that is not.
  * <p>Plain Spring WebFlux applications can expose one as their {@code ServerCodecConfigurer}
  * bean; Spring Boot applications get it from Fastpath's auto-configuration.
  *

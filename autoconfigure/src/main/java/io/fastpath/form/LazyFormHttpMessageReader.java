@@ -196,7 +196,8 @@ final class LazyFormHttpMessageReader implements HttpMessageReader<MultiValueMap
 	/**
 	 * Parses the joined body and answers a body over the size limit with 413: what
 	 * {@code map} and {@code onErrorMap} would do, in one operator rather than two, since
-	 * they measured as a fifth of the time of reading a small form.
+	 * two cost a noticeable share of reading a small form (figures in
+	 * docs/how-it-works.md, "Measurements behind the design").
 	 */
 	private final class ParsingMono extends MonoOperator<DataBuffer, MultiValueMap<String, String>> {
 

@@ -16,6 +16,8 @@ import io.fastpath.form.LazyFormReaders;
 import io.fastpath.json.FastpathJsonDecoder;
 import io.fastpath.json.JsonArrayDecoding;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
@@ -335,33 +337,11 @@ class FastpathAutoConfigurationTests {
 			});
 	}
 
-	@Test
-	void applicationsMapperGetsBootsModulesBackWhenFastpathIsDisabled() {
-		this.webFluxRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
-			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
-			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
-		});
-	}
-
-	@Test
-	void applicationsMapperGetsBootsModulesBackWhenFastpathDoesNotReadJson() {
-		this.webFluxRunner.withPropertyValues("fastpath.json.enabled=false").run((context) -> {
-			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
-			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
-		});
-	}
-
-	@Test
-	void applicationsMapperGetsBootsModulesBackWhenCreatorOptimizationIsOff() {
-		this.webFluxRunner.withPropertyValues("fastpath.json.optimize-creators=false").run((context) -> {
-			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
-			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
-		});
-	}
-
-	@Test
-	void applicationsMapperGetsBootsModulesBackWhenJacksonIsNotThePreferredJsonMapper() {
-		this.webFluxRunner.withPropertyValues("spring.http.codecs.preferred-json-mapper=jackson2").run((context) -> {
+	@ParameterizedTest
+	@ValueSource(strings = { "fastpath.enabled=false", "fastpath.json.enabled=false",
+			"fastpath.json.optimize-creators=false", "spring.http.codecs.preferred-json-mapper=jackson2" })
+	void applicationsMapperGetsBootsModulesBackWhenFastpathReadsWithNoTwin(String property) {
+		this.webFluxRunner.withPropertyValues(property).run((context) -> {
 			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
 			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
 		});

@@ -9,14 +9,13 @@ import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.module.blackbird.BlackbirdModule;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.core.Ordered;
 
 /**
  * Removes the {@link BlackbirdModule} that Spring Boot's standard customizer found on the
- * class path from the application's {@code JsonMapper.Builder}, unless the application
- * declared one as a bean. It runs right after Boot's standard customizer (order 0), before
+ * class path from the application's {@code JsonMapper.Builder} (it is not registered when
+ * the application declares one as a bean). It runs right after Boot's standard customizer (order 0), before
  * the application's own customizers, which may still add Blackbird.
  *
  * @author Fastpath
@@ -26,17 +25,8 @@ class BlackbirdFoundOnClassPathCustomizer implements JsonMapperBuilderCustomizer
 
 	private static final Log logger = LogFactory.getLog(BlackbirdFoundOnClassPathCustomizer.class);
 
-	private final ObjectProvider<JacksonModule> modules;
-
-	BlackbirdFoundOnClassPathCustomizer(ObjectProvider<JacksonModule> modules) {
-		this.modules = modules;
-	}
-
 	@Override
 	public void customize(JsonMapper.Builder builder) {
-		if (this.modules.stream().anyMatch(BlackbirdModule.class::isInstance)) {
-			return;
-		}
 		List<JacksonModule> registered = new ArrayList<>();
 		builder.withModules(registered::add);
 		List<JacksonModule> kept = registered.stream().filter((module) -> !(module instanceof BlackbirdModule)).toList();

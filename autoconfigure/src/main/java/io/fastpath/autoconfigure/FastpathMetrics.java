@@ -1,13 +1,18 @@
 package io.fastpath.autoconfigure;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
+
+import org.springframework.util.Assert;
 
 /**
  * Counts Fastpath's decisions with Micrometer:
@@ -21,7 +26,13 @@ import io.fastpath.codec.ReadListener;
  * </ul>
  * Every counter is created when the registry is bound, one per {@link ReadEvent}, so
  * that recording a decision is an array read and an increment: no lookup, no allocation.
- * Decisions recorded before a registry is bound are not counted.
+ * Decisions recorded before a registry is bound are not counted. The totals the
+ * {@code fastpath} endpoint shows are kept here too, beside the meters: a counter's
+ * {@code count()} is a total on a cumulative registry but only the last step's on a step
+ * registry (Datadog, New Relic, ...).
+ * <p>To replace it, declare a bean of this type, for example with tags of your own on
+ * every meter, as Spring Boot's own binders take them:
+ * {@code @Bean FastpathMetrics fastpathMetrics() { return new FastpathMetrics(Tags.of("region", "eu")); }}.
  *
  * @author Fastpath
  */
@@ -37,10 +48,34 @@ public final class FastpathMetrics implements MeterBinder, ReadListener, ReadCou
 
 	private static final ReadEvent[] EVENTS = ReadEvent.values();
 
+	private final Iterable<Tag> tags;
+
+	/** Decisions recorded since the first registry was bound, indexed by {@link ReadEvent#ordinal()}. */
+	private final LongAdder[] totals = new LongAdder[EVENTS.length];
+
 	/** The counters of each bound registry, indexed by {@link ReadEvent#ordinal()}. */
 	private volatile Counter[][] bound = new Counter[0][];
 
 	private MeterRegistry[] registries = new MeterRegistry[0];
+
+	/**
+	 * Create the meters with Fastpath's tags only.
+	 */
+	public FastpathMetrics() {
+		this(Tags.empty());
+	}
+
+	/**
+	 * Create the meters with the given tags added to Fastpath's own.
+	 * @param tags the tags to add to every meter
+	 */
+	public FastpathMetrics(Iterable<Tag> tags) {
+		Assert.notNull(tags, "'tags' must not be null");
+		this.tags = tags;
+		for (int i = 0; i < this.totals.length; i++) {
+			this.totals[i] = new LongAdder();
+		}
+	}
 
 	@Override
 	public synchronized void bindTo(MeterRegistry registry) {
@@ -51,7 +86,7 @@ public final class FastpathMetrics implements MeterBinder, ReadListener, ReadCou
 		}
 		Counter[] counters = new Counter[EVENTS.length];
 		for (ReadEvent event : EVENTS) {
-			counters[event.ordinal()] = counter(event).register(registry);
+			counters[event.ordinal()] = counter(event).tags(this.tags).register(registry);
 		}
 		this.registries = append(this.registries, registry);
 		this.bound = append(this.bound, counters);
@@ -82,15 +117,23 @@ public final class FastpathMetrics implements MeterBinder, ReadListener, ReadCou
 
 	@Override
 	public void onRead(ReadEvent event) {
-		for (Counter[] counters : this.bound) {
+		Counter[][] bound = this.bound;
+		if (bound.length == 0) {
+			return;
+		}
+		for (Counter[] counters : bound) {
 			counters[event.ordinal()].increment();
 		}
+		this.totals[event.ordinal()].increment();
 	}
 
+	/**
+	 * Return how many times the given decision was recorded since a registry was bound: a
+	 * total, whatever the registry's step.
+	 */
 	@Override
 	public long count(ReadEvent event) {
-		Counter[][] bound = this.bound;
-		return (bound.length > 0) ? (long) bound[0][event.ordinal()].count() : 0;
+		return this.totals[event.ordinal()].sum();
 	}
 
 }

@@ -13,7 +13,9 @@ public class FastpathProperties {
 
 	/**
 	 * Whether to enable Fastpath. When false, every feature backs off and the application
-	 * runs on the stock Spring codecs.
+	 * runs on the stock Spring codecs and Boot's JsonMapper (with the Blackbird module found
+	 * on the class path, as Boot registers it); the @FormParam arguments and the fastpath
+	 * endpoint stay.
 	 */
 	private boolean enabled = true;
 
@@ -87,6 +89,9 @@ public class FastpathProperties {
 		 * a one-time cost on its first read, while Blackbird generates its accessors. Off
 		 * in a native image; a mapper that already has Blackbird or Afterburner, or to
 		 * which Blackbird cannot be added, is read with as it is, and the log says so.
+		 * While on, the Blackbird module found on the class path is kept out of the
+		 * application's JsonMapper; when off, Boot registers it there, as any module found on
+		 * the class path (spring.jackson.find-and-add-modules).
 		 */
 		private boolean optimizeCreators = true;
 

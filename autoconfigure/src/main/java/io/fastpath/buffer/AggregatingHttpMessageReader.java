@@ -2,6 +2,7 @@ package io.fastpath.buffer;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import io.fastpath.codec.ReadEvent;
@@ -94,8 +95,26 @@ final class AggregatingHttpMessageReader<T> extends DecoderHttpMessageReader<T> 
 			Map<String, Object> hints) {
 		MediaType contentType = getContentType(message);
 		Map<String, Object> allHints = Hints.merge(hints, getReadHints(elementType, message));
-		this.listener.onRead(ReadEvent.BUFFER_WHOLE_BODY);
+		// The listener is told when the body is read, at subscription, not when it is assembled.
+		return Mono.defer(() -> {
+			this.listener.onRead(ReadEvent.BUFFER_WHOLE_BODY);
+			return aggregateAndDecode(elementType, message, contentType, allHints);
+		});
+	}
+
+	private Mono<T> aggregateAndDecode(ResolvableType elementType, ReactiveHttpInputMessage message,
+			@Nullable MediaType contentType, Map<String, Object> allHints) {
 		long contentLength = message.getHeaders().getContentLength();
+		if (getDecoder() instanceof JoiningDecoder<?> joining && joining.gathersParts()) {
+			// The decoder reads the buffers as they come, within its limit: no join. Only the
+			// announced length is checked here, before the body is read.
+			int maxByteCount = maxInMemorySize();
+			if (message instanceof ServerHttpRequest && maxByteCount >= 0 && contentLength > maxByteCount) {
+				this.limitExceeded.run();
+				return Mono.error(DataBufferAggregator.limitExceeded(maxByteCount));
+			}
+			return getDecoder().decodeToMono(message.getBody(), elementType, contentType, allHints);
+		}
 		// A request's Content-Length always frames a body that follows, so one over the limit
 		// fails before anything is read; a response's may describe a body not sent.
 		Mono<DataBuffer> body = (message instanceof ServerHttpRequest)

@@ -22,7 +22,7 @@ import org.springframework.util.ClassUtils;
  * <ul>
  * <li>Netty buffers are gathered, without a copy, into a {@code CompositeByteBuf}, as
  * stock does: readers of direct memory copy it out anyway, so a contiguous copy would
- * only add one (measured: 0.6x stock throughput for 5 x 4 KB). Past
+ * only add one (it cost throughput: figures in docs/how-it-works.md, "Measurements behind the design"). Past
  * {@value #MAX_COMPOSITE_COMPONENTS} pieces, a body that trickles in is moved once into
  * one contiguous buffer, so that the component count does not grow with the number of
  * pieces.</li>
@@ -43,8 +43,8 @@ final class AggregatingMono extends Mono<DataBuffer> {
 	 * Most pieces a Netty body is gathered from before it is moved into one buffer: only a
 	 * trickle of small pieces gets there. Not Netty's default of 16: a 200 KB response
 	 * arrives in more pieces than that, and moving it into one direct buffer cost a
-	 * {@code bodyToMono(String)} 15% of its throughput (measured against stock, which
-	 * never moves it).
+	 * {@code bodyToMono(String)} throughput against stock, which never moves it (figures in
+	 * docs/how-it-works.md, "Measurements behind the design").
 	 */
 	static final int MAX_COMPOSITE_COMPONENTS = 1024;
 
@@ -344,7 +344,8 @@ final class AggregatingMono extends Mono<DataBuffer> {
 		 * memory copy per component and no NIO buffer views. Not the target's
 		 * {@code writeBytes}: Netty's pooled buffers implement it by asking the source for
 		 * one NIO buffer, which a composite makes by copying all its components into a new
-		 * heap buffer first (measured: a 200 KB body cost 290 KB of garbage).
+		 * heap buffer first (garbage larger than the body: figures in
+		 * docs/how-it-works.md, "Measurements behind the design").
 		 */
 		static boolean copy(DataBuffer source, DataBuffer target) {
 			if (source instanceof NettyDataBuffer nettySource && target instanceof NettyDataBuffer nettyTarget) {

@@ -9,7 +9,11 @@ import org.springframework.core.codec.Decoder;
  * decoder are among those {@link WholeBodyAggregation} replaces: the body is then
  * aggregated before the decoder sees it, limited from the message's
  * {@code Content-Length}. Implement it on a decoder of your own whose whole-body path is
- * "join, then decode" to have its bodies aggregated too (Fastpath's JSON decoder does).
+ * "join, then decode" to have its bodies aggregated too. A decoder that reads a body's
+ * buffers better than their join (Fastpath's JSON decoder, which streams heap buffers to
+ * its parser) says so with {@link #gathersParts()}: its readers then only refuse a
+ * request's {@code Content-Length} over the limit, before the body is read, and hand the
+ * body over unjoined.
  *
  * @param <T> the type of decoded values
  * @author Fastpath
@@ -21,5 +25,14 @@ public interface JoiningDecoder<T> extends Decoder<T> {
 	 * @return the limit, or -1 for none
 	 */
 	int getMaxInMemorySize();
+
+	/**
+	 * Return whether {@code decodeToMono} reads a body that arrives in several buffers from
+	 * those buffers, within {@link #getMaxInMemorySize()}, better than from their join.
+	 * @return whether the body is to be handed over unjoined; {@code false} by default
+	 */
+	default boolean gathersParts() {
+		return false;
+	}
 
 }

@@ -1,5 +1,6 @@
 package io.fastpath.codec;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -19,8 +20,9 @@ import org.springframework.util.Assert;
  * configurer for readers (annotated controllers, functional endpoints,
  * {@code ServerWebExchange#getFormData()}) then sees the decorated list, while all
  * configuration still goes to, and is kept by, the delegate.
- * <p>The decorated readers are built once and the same unmodifiable list is handed out
- * until the configuration changes. {@code ServerWebExchange#getFormData()} asks for the
+ * <p>The decorated readers are built once and handed out until the configuration changes,
+ * each time in a new mutable list, as stock hands them out (a caller may sort or add to
+ * its copy; the list is small). {@code ServerWebExchange#getFormData()} asks for the
  * readers on every form request, and the stock configurer rebuilds its list (and applies
  * its default configuration to custom codecs again) on every call: with this configurer,
  * a form request builds no reader at all. A configuration change is seen when it is made
@@ -30,6 +32,10 @@ import org.springframework.util.Assert;
  * {@linkplain #getDelegate() delegate} directly (or through codec configuration objects
  * taken from it) after readers were handed out; changes made to reader or decoder
  * instances themselves are seen, since the list holds those instances.
+ * <p>Every method of {@code ServerCodecConfigurer} and of its default and custom codecs
+ * is forwarded by hand, default methods included, so that a call configures the delegate
+ * rather than running the interface's default on this decorator; a test fails when Spring
+ * adds one that is not.
  * <p>Plain Spring WebFlux applications can expose one as their {@code ServerCodecConfigurer}
  * bean; Spring Boot applications get it from Fastpath's auto-configuration.
  *
@@ -88,12 +94,12 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 		int changes = this.configurationChanges.get();
 		DecoratedReaders cached = this.readers;
 		if (cached != null && cached.configurationChanges() == changes) {
-			return cached.readers();
+			return new ArrayList<>(cached.readers());
 		}
 		List<HttpMessageReader<?>> readers = List
 			.copyOf(HttpMessageReaderDecorator.decorateAll(this.delegate.getReaders(), this.decorators));
 		this.readers = new DecoratedReaders(changes, readers);
-		return readers;
+		return new ArrayList<>(readers);
 	}
 
 	@Override

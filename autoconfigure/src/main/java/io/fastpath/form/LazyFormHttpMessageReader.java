@@ -126,11 +126,20 @@ final class LazyFormHttpMessageReader implements HttpMessageReader<MultiValueMap
 	public Mono<MultiValueMap<String, String>> readMono(ResolvableType elementType,
 			ReactiveHttpInputMessage message, Map<String, Object> hints) {
 
+		// The listener is told when the body is read, at subscription, not when it is assembled.
 		if (!(message instanceof ServerHttpRequest)) {
-			this.listener.onRead(ReadEvent.FORM_CLIENT_RESPONSE);
-			return this.stock.readMono(elementType, message, hints);
+			return Mono.defer(() -> {
+				this.listener.onRead(ReadEvent.FORM_CLIENT_RESPONSE);
+				return this.stock.readMono(elementType, message, hints);
+			});
 		}
-		this.listener.onRead(ReadEvent.FORM_REQUEST);
+		return Mono.defer(() -> {
+			this.listener.onRead(ReadEvent.FORM_REQUEST);
+			return parse(message, hints);
+		});
+	}
+
+	private Mono<MultiValueMap<String, String>> parse(ReactiveHttpInputMessage message, Map<String, Object> hints) {
 		Charset charset = charset(message.getHeaders().getContentType());
 		Mono<DataBuffer> body = DataBufferAggregator.aggregate(message.getBody(), this.stock.getMaxInMemorySize(),
 				message.getHeaders().getContentLength());
@@ -187,7 +196,8 @@ final class LazyFormHttpMessageReader implements HttpMessageReader<MultiValueMap
 	/**
 	 * Parses the joined body and answers a body over the size limit with 413: what
 	 * {@code map} and {@code onErrorMap} would do, in one operator rather than two, since
-	 * they measured as a fifth of the time of reading a small form.
+	 * two cost a noticeable share of reading a small form (figures in
+	 * docs/how-it-works.md, "Measurements behind the design").
 	 */
 	private final class ParsingMono extends MonoOperator<DataBuffer, MultiValueMap<String, String>> {
 

@@ -1,10 +1,13 @@
 package io.fastpath.json;
 
+import java.lang.reflect.Type;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.WeakHashMap;
-import java.util.function.UnaryOperator;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,32 +25,96 @@ import tools.jackson.module.blackbird.BlackbirdModule;
  * {@code invokeWithArguments}, spreading an array per call. The application's mapper is
  * left as configured: writing and application code use it unchanged.
  * <p>An application mapper that cannot be twinned is read with as it is, and the log says
- * so once: a mapper that already has Blackbird or Afterburner, a subclass of
- * {@code JsonMapper} (which a rebuild would not reproduce), a Blackbird that fails to
- * register. Types whose members Blackbird cannot reach are read by reflection, as
- * Blackbird itself falls back.
+ * so once per reason, at INFO (then at DEBUG): a mapper that already has Blackbird or
+ * Afterburner, a subclass of {@code JsonMapper} (which a rebuild would not reproduce), a
+ * Blackbird that fails to register. A type on which the twin fails (Blackbird generating
+ * or linking its accessors across class loaders, say) is read with the application's
+ * mapper from then on, and the log says so once per type, at WARN.
  * <p>Each twin is kept as long as its application mapper is reachable, and no longer: the
  * twin holds no reference to it.
  *
  * @author Fastpath
  */
-final class BlackbirdTwins implements UnaryOperator<JsonMapper> {
+final class BlackbirdTwins {
 
-	private static final Log logger = LogFactory.getLog(BlackbirdTwins.class);
+	private static final String BLACKBIRD_PACKAGE = BlackbirdModule.class.getPackageName();
 
 	/** Modules whose bytecode or lambda generation Blackbird's would repeat or conflict with. */
 	private static final String[] OPTIMIZING_MODULES = { BlackbirdModule.class.getName(),
 			"tools.jackson.module.afterburner.AfterburnerModule" };
 
+	private final Log logger;
+
+	/** The module each twin adds: Blackbird, but for tests that plant a failing one. */
+	private final Supplier<JacksonModule> blackbird;
+
 	/** Weak keys: an entry lives as long as the application mapper, whatever the GC does. */
 	private final Map<JsonMapper, Optional<JsonMapper>> twins = Collections.synchronizedMap(new WeakHashMap<>());
 
-	@Override
-	public JsonMapper apply(JsonMapper mapper) {
-		return this.twins.computeIfAbsent(mapper, BlackbirdTwins::twin).orElse(mapper);
+	/** Why mappers were not twinned, told once each. */
+	private final Set<String> reasonsTold = ConcurrentHashMap.newKeySet();
+
+	/** Types the twins failed on, read with the application's mappers. */
+	private final Set<Type> failedTypes = ConcurrentHashMap.newKeySet();
+
+	BlackbirdTwins() {
+		this(LogFactory.getLog(BlackbirdTwins.class), BlackbirdModule::new);
 	}
 
-	private static Optional<JsonMapper> twin(JsonMapper mapper) {
+	BlackbirdTwins(Log logger, Supplier<JacksonModule> blackbird) {
+		this.logger = logger;
+		this.blackbird = blackbird;
+	}
+
+	/**
+	 * The mapper to read the given type with: the twin of the application's mapper, or the
+	 * mapper itself if it cannot be twinned or its twin failed on the type.
+	 * @param mapper the application's mapper
+	 * @param type the type to read
+	 * @return the mapper to read with
+	 */
+	JsonMapper forReading(JsonMapper mapper, Type type) {
+		if (this.failedTypes.contains(type)) {
+			return mapper;
+		}
+		return this.twins.computeIfAbsent(mapper, this::twin).orElse(mapper);
+	}
+
+	/**
+	 * Read the given type with the application's mappers from now on: a twin failed on it.
+	 * Told once per type.
+	 * @param type the type
+	 * @param failure what the twin raised
+	 */
+	void failed(Type type, Throwable failure) {
+		if (this.failedTypes.add(type)) {
+			this.logger.warn("JSON of type " + type.getTypeName() + " is read with the application's mapper from now "
+					+ "on: its twin that adds Blackbird failed on it with " + failure, failure);
+		}
+	}
+
+	/**
+	 * Whether a failure raised while a twin read a value is the twin's own, not the
+	 * input's or the application's: a linkage or access error (Blackbird's generated
+	 * accessors across class loaders), or an error thrown by Blackbird's code. Databind's
+	 * exceptions for wrong input and the application's own are not.
+	 * @param failure what reading raised
+	 * @return whether reading with the application's mapper may succeed
+	 */
+	static boolean isTwinFailure(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof LinkageError) {
+				return true;
+			}
+			if (cause.getCause() == null) {
+				StackTraceElement[] frames = cause.getStackTrace();
+				return frames.length > 0 && frames[0].getClassName().startsWith(BLACKBIRD_PACKAGE);
+			}
+		}
+		return false;
+	}
+
+	private Optional<JsonMapper> twin(JsonMapper mapper) {
 		if (mapper.getClass() != JsonMapper.class) {
 			logNotOptimized(mapper, "it is a " + mapper.getClass().getName() + ", which a rebuild would not reproduce");
 			return Optional.empty();
@@ -60,7 +127,7 @@ final class BlackbirdTwins implements UnaryOperator<JsonMapper> {
 			}
 		}
 		try {
-			return Optional.of(mapper.rebuild().addModule(new BlackbirdModule()).build());
+			return Optional.of(mapper.rebuild().addModule(this.blackbird.get()).build());
 		}
 		catch (RuntimeException | LinkageError ex) {
 			logNotOptimized(mapper, "Blackbird could not be registered: " + ex);
@@ -79,10 +146,20 @@ final class BlackbirdTwins implements UnaryOperator<JsonMapper> {
 		return null;
 	}
 
-	private static void logNotOptimized(JsonMapper mapper, String reason) {
-		logger.info("JSON is read with the application's mapper " + mapper.getClass().getSimpleName() + "@"
+	/**
+	 * Say why a mapper is read with as it is: at INFO the first time for each reason (an
+	 * application that builds mappers per call must not log per request), then at DEBUG.
+	 */
+	private void logNotOptimized(JsonMapper mapper, String reason) {
+		String message = "JSON is read with the application's mapper " + mapper.getClass().getSimpleName() + "@"
 				+ Integer.toHexString(System.identityHashCode(mapper)) + ", not with a twin that adds Blackbird, because "
-				+ reason);
+				+ reason;
+		if (this.reasonsTold.add(reason)) {
+			this.logger.info(message);
+		}
+		else if (this.logger.isDebugEnabled()) {
+			this.logger.debug(message);
+		}
 	}
 
 }

@@ -10,10 +10,10 @@ import tools.jackson.databind.ObjectReader;
  * One non-blocking parser for the regions of a stream of scalar elements, fed one region
  * after the other, as stock feeds one parser the whole stream. A parser created for each
  * region costs a deserialization context, a buffer recycler taken from the pool and given
- * back, and buffers of its own: about 800 bytes and 200 ns, more than reading the few
- * values of a chunk of a few dozen bytes ({@code Flux<Long>} sent value by value). Fed,
- * the non-blocking parser read regions of 20 bytes to 8 KB of longs no slower than a
- * blocking parser created on each (Jackson 3.1, Java 17).
+ * back, and buffers of its own: more than reading the few values of a chunk of a few
+ * dozen bytes ({@code Flux<Long>} sent value by value). Fed, the non-blocking parser reads
+ * larger regions no slower than a blocking parser created on each (figures in
+ * docs/how-it-works.md, "Measurements behind the design").
  * <p>A region is an array, from its opening bracket. Its end is the end of input, as for a
  * parser created on it ({@link #nextToken}). The parser is kept for the next region only
  * when it read the region's array to its closing bracket and nothing but whitespace follows
@@ -108,7 +108,7 @@ final class FedParser {
 	 */
 	boolean endsRegion() {
 		int i = closingBracket() + 1;
-		while (i < this.regionEnd && isWhitespace(this.bytes[i])) {
+		while (i < this.regionEnd && JsonElementSplitter.isWhitespace(this.bytes[i])) {
 			i++;
 		}
 		JsonParser parser = this.parser;
@@ -135,10 +135,6 @@ final class FedParser {
 
 	private static ByteArrayFeeder feeder(JsonParser parser) {
 		return (ByteArrayFeeder) parser.nonBlockingInputFeeder();
-	}
-
-	private static boolean isWhitespace(byte b) {
-		return b == ' ' || b == '\n' || b == '\r' || b == '\t';
 	}
 
 }

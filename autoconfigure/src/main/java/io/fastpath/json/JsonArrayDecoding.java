@@ -2,13 +2,12 @@ package io.fastpath.json;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.ReadListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import tools.jackson.databind.json.JsonMapper;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.NativeDetector;
 import org.springframework.http.codec.DecoderHttpMessageReader;
@@ -43,7 +42,8 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 	private static final boolean blackbirdPresent = ClassUtils
 		.isPresent("tools.jackson.module.blackbird.BlackbirdModule", JsonArrayDecoding.class.getClassLoader());
 
-	private final UnaryOperator<JsonMapper> readingMappers;
+	/** The twins to read with, or {@code null} to read with the application's mappers. */
+	private final @Nullable BlackbirdTwins twins;
 
 	private final ReadListener listener;
 
@@ -82,18 +82,18 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 	 */
 	public JsonArrayDecoding(boolean optimizeCreators, ReadListener listener) {
 		Assert.notNull(listener, "'listener' must not be null");
-		this.readingMappers = readingMappers(optimizeCreators);
+		this.twins = twins(optimizeCreators);
 		this.listener = listener;
 	}
 
-	private static UnaryOperator<JsonMapper> readingMappers(boolean optimizeCreators) {
+	private static @Nullable BlackbirdTwins twins(boolean optimizeCreators) {
 		if (!optimizeCreators || NativeDetector.inNativeImage()) {
-			return UnaryOperator.identity();
+			return null;
 		}
 		if (!blackbirdPresent) {
 			logger.info("Creators are not optimized: jackson-module-blackbird is not on the class path "
 					+ "(the Fastpath starter brings it)");
-			return UnaryOperator.identity();
+			return null;
 		}
 		return new BlackbirdTwins();
 	}
@@ -104,7 +104,7 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 	 * @return whether creators are optimized
 	 */
 	public boolean optimizesCreators() {
-		return this.readingMappers instanceof BlackbirdTwins;
+		return this.twins != null;
 	}
 
 	@Override
@@ -116,7 +116,7 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 					&& ((DecoderHttpMessageReader<?>) reader).getDecoder().getClass() == JacksonJsonDecoder.class) {
 				JacksonJsonDecoder stock = (JacksonJsonDecoder) ((DecoderHttpMessageReader<?>) reader).getDecoder();
 				result.add(new DecoderHttpMessageReader<>(
-						FastpathJsonDecoder.from(stock, this.readingMappers, this.listener)));
+						FastpathJsonDecoder.from(stock, this.twins, this.listener)));
 				replaced = true;
 			}
 			else {

@@ -697,7 +697,8 @@ final class JsonElementSplitter {
 		return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
 	}
 
-	private static boolean isWhitespace(byte b) {
+	/** Whether the byte is JSON whitespace (RFC 8259): space, tab, line feed, carriage return. */
+	static boolean isWhitespace(byte b) {
 		return b == ' ' || b == '\n' || b == '\r' || b == '\t';
 	}
 

@@ -116,15 +116,6 @@ abstract class PrimitiveArrayReader {
 	 */
 	abstract @Nullable Object readValues(JsonParser parser, int maxValues);
 
-	private static boolean fitsInt(JsonParser parser) {
-		return parser.getNumberType() == JsonParser.NumberType.INT;
-	}
-
-	private static boolean fitsLong(JsonParser parser) {
-		JsonParser.NumberType type = parser.getNumberType();
-		return type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG;
-	}
-
 	private static final class Longs extends PrimitiveArrayReader {
 
 		@Override
@@ -133,7 +124,7 @@ abstract class PrimitiveArrayReader {
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
-				if (token != JsonToken.VALUE_NUMBER_INT || !fitsLong(parser)) {
+				if (token != JsonToken.VALUE_NUMBER_INT || !ScalarKind.fitsLong(parser)) {
 					return null;
 				}
 				if (count == values.length) {
@@ -154,7 +145,7 @@ abstract class PrimitiveArrayReader {
 			int count = 0;
 			JsonToken token;
 			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
-				if (token != JsonToken.VALUE_NUMBER_INT || !fitsInt(parser)) {
+				if (token != JsonToken.VALUE_NUMBER_INT || !ScalarKind.fitsInt(parser)) {
 					return null;
 				}
 				if (count == values.length) {

@@ -28,23 +28,14 @@ enum ScalarKind {
 	LONG(Long.class, true) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
-			if (token == JsonToken.VALUE_NUMBER_INT) {
-				JsonParser.NumberType type = parser.getNumberType();
-				if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
-					return parser.getLongValue();
-				}
-			}
-			return NOT_CANONICAL;
+			return (token == JsonToken.VALUE_NUMBER_INT && fitsLong(parser)) ? parser.getLongValue() : NOT_CANONICAL;
 		}
 	},
 
 	INTEGER(Integer.class, true) {
 		@Override
 		Object read(JsonParser parser, JsonToken token) {
-			if (token == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() == JsonParser.NumberType.INT) {
-				return parser.getIntValue();
-			}
-			return NOT_CANONICAL;
+			return (token == JsonToken.VALUE_NUMBER_INT && fitsInt(parser)) ? parser.getIntValue() : NOT_CANONICAL;
 		}
 	},
 
@@ -143,6 +134,20 @@ enum ScalarKind {
 		DeserializationContext context = mapper._deserializationContext();
 		ValueDeserializer<Object> deserializer = context.findRootValueDeserializer(mapper.constructType(type));
 		return deserializer.getClass();
+	}
+
+	/**
+	 * Whether the integer the parser is on fits in a {@code long}: the parser sizes it as it
+	 * reads it, so no value is built to tell.
+	 */
+	static boolean fitsLong(JsonParser parser) {
+		JsonParser.NumberType type = parser.getNumberType();
+		return type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG;
+	}
+
+	/** Whether the integer the parser is on fits in an {@code int}. */
+	static boolean fitsInt(JsonParser parser) {
+		return parser.getNumberType() == JsonParser.NumberType.INT;
 	}
 
 }

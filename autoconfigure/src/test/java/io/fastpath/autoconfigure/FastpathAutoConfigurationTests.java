@@ -16,6 +16,8 @@ import io.fastpath.form.LazyFormReaders;
 import io.fastpath.json.FastpathJsonDecoder;
 import io.fastpath.json.JsonArrayDecoding;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
@@ -224,7 +226,7 @@ class FastpathAutoConfigurationTests {
 	void serverCodecConfigurerHandsOutTheSameReadersToEveryRequest() {
 		this.webFluxRunner.run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
-			assertThat(configurer.getReaders()).isSameAs(configurer.getReaders());
+			assertThat(configurer.getReaders()).containsExactlyElementsOf(configurer.getReaders());
 		});
 	}
 
@@ -326,22 +328,29 @@ class FastpathAutoConfigurationTests {
 
 	@Test
 	void serverAndWebClientReadRecordsWithTheApplicationsMapperWhenCreatorOptimizationIsOff() {
-		this.webFluxRunner.withPropertyValues("fastpath.json.optimize-creators=false").run((context) -> {
-			assertThat(readThroughWebClient(context)).isEqualTo(new Probe("n", false));
-			assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", false));
+		// Without find-and-add-modules the application's mapper has no Blackbird to lend.
+		this.webFluxRunner
+			.withPropertyValues("fastpath.json.optimize-creators=false", "spring.jackson.find-and-add-modules=false")
+			.run((context) -> {
+				assertThat(readThroughWebClient(context)).isEqualTo(new Probe("n", false));
+				assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", false));
+			});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "fastpath.enabled=false", "fastpath.json.enabled=false",
+			"fastpath.json.optimize-creators=false", "spring.http.codecs.preferred-json-mapper=jackson2" })
+	void applicationsMapperGetsBootsModulesBackWhenFastpathReadsWithNoTwin(String property) {
+		this.webFluxRunner.withPropertyValues(property).run((context) -> {
+			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
+			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
 		});
 	}
 
 	@Test
-	void applicationsMapperKeepsOutBlackbirdFoundOnTheClassPathEvenWhenFastpathIsDisabled() {
-		this.webFluxRunner.withPropertyValues("fastpath.enabled=false")
-			.run((context) -> assertThat(context.getBean(JsonMapper.class).registeredModules())
-				.noneMatch(BlackbirdModule.class::isInstance));
-	}
-
-	@Test
-	void applicationsMapperKeepsBlackbirdDeclaredAsABean() {
+	void applicationsMapperKeepsBlackbirdDeclaredAsABeanAndTheCustomizerBacksOff() {
 		this.webFluxRunner.withBean(BlackbirdModule.class, BlackbirdModule::new).run((context) -> {
+			assertThat(context).doesNotHaveBean(BlackbirdFoundOnClassPathCustomizer.class);
 			assertThat(context.getBean(JsonMapper.class).registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
 			assertThat(readThroughServerReaders(context)).isEqualTo(new Probe("n", true));
 		});

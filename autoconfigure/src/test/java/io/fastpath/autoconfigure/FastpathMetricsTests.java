@@ -6,7 +6,12 @@ import java.util.stream.Collectors;
 import io.fastpath.codec.ReadEvent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MockClock;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.CountingMode;
+import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,6 +99,41 @@ class FastpathMetricsTests {
 			Counter counter = registry.get("fastpath.reads").tag("feature", "form").tag("path", "request").counter();
 			assertThat(counter.count()).isEqualTo(1);
 		}
+	}
+
+	@Test
+	void countsForTheEndpointAreTotalsEvenOnAStepRegistry() {
+		// A step registry's counter answers the last completed step, not a total.
+		MockClock clock = new MockClock();
+		SimpleConfig stepConfig = new SimpleConfig() {
+			@Override
+			public @Nullable String get(String key) {
+				return null;
+			}
+
+			@Override
+			public CountingMode mode() {
+				return CountingMode.STEP;
+			}
+		};
+		SimpleMeterRegistry step = new SimpleMeterRegistry(stepConfig, clock);
+		this.metrics.bindTo(step);
+		this.metrics.onRead(ReadEvent.JSON_FLUX);
+		this.metrics.onRead(ReadEvent.JSON_FLUX);
+		clock.add(stepConfig.step());
+		this.metrics.onRead(ReadEvent.JSON_FLUX);
+		clock.add(stepConfig.step());
+		assertThat(step.get("fastpath.reads").tag("path", "flux").tag("outcome", "fast").counter().count())
+			.isLessThan(3);
+		assertThat(this.metrics.count(ReadEvent.JSON_FLUX)).isEqualTo(3);
+	}
+
+	@Test
+	void tagsOfTheApplicationsOwnGoOnEveryMeter() {
+		FastpathMetrics tagged = new FastpathMetrics(Tags.of("region", "eu"));
+		tagged.bindTo(this.registry);
+		assertThat(this.registry.getMeters()).isNotEmpty()
+			.allSatisfy((meter) -> assertThat(meter.getId().getTag("region")).isEqualTo("eu"));
 	}
 
 	private static String tags(Meter meter) {

@@ -11,6 +11,7 @@ import io.fastpath.test.LeakTrackingDataBufferFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import org.springframework.core.ResolvableType;
@@ -48,6 +49,14 @@ class AggregatingHttpMessageReaderReadEventsTests {
 			.expectNext("hello world")
 			.verifyComplete();
 		assertThat(this.events).containsExactly(ReadEvent.BUFFER_WHOLE_BODY);
+	}
+
+	@Test
+	void listenerIsToldWhenTheBodyIsReadNotWhenItIsAssembled() {
+		Mono<String> read = reader(8).readMono(STRING, request(List.of("hello world"), 11), Map.of());
+		assertThat(this.events).isEmpty();
+		StepVerifier.create(read).expectError(DataBufferLimitException.class).verify();
+		assertThat(this.events).containsExactly(ReadEvent.BUFFER_WHOLE_BODY, ReadEvent.BUFFER_TOO_LARGE);
 	}
 
 	@Test

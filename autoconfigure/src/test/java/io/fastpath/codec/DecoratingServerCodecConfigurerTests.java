@@ -24,7 +24,6 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link DecoratingServerCodecConfigurer}.
@@ -63,10 +62,24 @@ class DecoratingServerCodecConfigurerTests {
 				List.of(counting));
 		List<HttpMessageReader<?>> first = decorating.getReaders();
 		for (int i = 0; i < 10; i++) {
-			assertThat(decorating.getReaders()).isSameAs(first);
+			assertThat(decorating.getReaders()).containsExactlyElementsOf(first);
 		}
 		assertThat(counting.decorations).hasValue(1);
-		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> first.add(marker));
+	}
+
+	@Test
+	void handsOutAFreshMutableListEachTimeAsStockDoes() {
+		ServerCodecConfigurer stock = ServerCodecConfigurer.create();
+		List<HttpMessageReader<?>> stockReaders = stock.getReaders();
+		stockReaders.add(marker);
+		assertThat(stock.getReaders()).doesNotContain(marker);
+		ServerCodecConfigurer decorating = new DecoratingServerCodecConfigurer(ServerCodecConfigurer.create(),
+				List.of());
+		List<HttpMessageReader<?>> first = decorating.getReaders();
+		first.add(0, marker);
+		first.remove(first.size() - 1);
+		assertThat(decorating.getReaders()).isNotSameAs(first).doesNotContain(marker);
+		assertThat(decorating.getReaders()).isNotSameAs(decorating.getReaders());
 	}
 
 	@Test
@@ -80,7 +93,7 @@ class DecoratingServerCodecConfigurerTests {
 		assertThat(stringDecoders(before)).noneSatisfy((decoder) -> assertThat(decoder.getMaxInMemorySize()).isEqualTo(4321));
 		assertThat(stringDecoders(after.subList(1, after.size()))).isNotEmpty()
 			.allSatisfy((decoder) -> assertThat(decoder.getMaxInMemorySize()).isEqualTo(4321));
-		assertThat(decorating.getReaders()).isSameAs(after);
+		assertThat(decorating.getReaders()).containsExactlyElementsOf(after);
 	}
 
 	@Test
@@ -187,7 +200,7 @@ class DecoratingServerCodecConfigurerTests {
 		List<HttpMessageReader<?>> original = decorating.getReaders();
 		ServerCodecConfigurer clone = decorating.clone();
 		clone.defaultCodecs().maxInMemorySize(999);
-		assertThat(decorating.getReaders()).isSameAs(original);
+		assertThat(decorating.getReaders()).containsExactlyElementsOf(original);
 		assertThat(stringDecoders(clone.getReaders()))
 			.allSatisfy((decoder) -> assertThat(decoder.getMaxInMemorySize()).isEqualTo(999));
 	}

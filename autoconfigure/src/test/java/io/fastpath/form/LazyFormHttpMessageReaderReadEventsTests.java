@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import org.springframework.core.ResolvableType;
@@ -53,6 +54,20 @@ class LazyFormHttpMessageReaderReadEventsTests {
 			.assertNext((form) -> assertThat(form.toSingleValueMap()).isEqualTo(Map.of("a", "1", "b", "2")))
 			.verifyComplete();
 		assertThat(this.events).containsExactly(ReadEvent.FORM_REQUEST);
+	}
+
+	@Test
+	void listenerIsToldWhenTheBodyIsReadNotWhenItIsAssembled() {
+		Mono<MultiValueMap<String, String>> read = this.reader.readMono(FORM_TYPE, request(List.of("a=1"), -1),
+				Map.of());
+		MockClientHttpResponse response = new MockClientHttpResponse(HttpStatus.OK);
+		response.getHeaders().setContentType(MediaType.APPLICATION_FORM_URLENCODED);
+		response.setBody(Flux.just(this.factory.bufferOf("a=1".getBytes())));
+		Mono<MultiValueMap<String, String>> readResponse = this.reader.readMono(FORM_TYPE, response, Map.of());
+		assertThat(this.events).isEmpty();
+		read.block();
+		readResponse.block();
+		assertThat(this.events).containsExactly(ReadEvent.FORM_REQUEST, ReadEvent.FORM_CLIENT_RESPONSE);
 	}
 
 	@Test

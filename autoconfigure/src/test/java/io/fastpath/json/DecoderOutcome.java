@@ -22,9 +22,9 @@ import reactor.core.publisher.Signal;
  * it ended with; and how that differs from what another decoder made of it.
  * <p>Two outcomes agree when both fail with an exception of the same class, or when both
  * complete with values that are equal, of the same classes, all the way down. Values
- * emitted before a failure are not compared here, because where a failure shows depends
- * on chunking: the differential suite holds them to stock's, or to a prefix of what
- * Jackson reads from the whole body.
+ * emitted before a failure are compared apart ({@link #valuesBeforeErrorDifferenceFrom}),
+ * because where a failure shows may depend on chunking: all of them between two decoders
+ * that read the same chunks alike, those both emitted otherwise.
  */
 final class DecoderOutcome {
 
@@ -128,6 +128,25 @@ final class DecoderOutcome {
 			return "expected " + this.values.size() + " value(s) but failed with " + describe(other.error);
 		}
 		return difference(this.values, other.values, "values", floatsWithinUlp);
+	}
+
+	/**
+	 * How the values the other outcome emitted before failing differ from this one's,
+	 * when both failed, or {@code null} if they agree.
+	 * @param other the actual outcome
+	 * @param all whether every value is compared (decoders that read the same chunks the
+	 * same way), or only those both emitted (a failure may show a chunk earlier in one)
+	 * @return the first difference, or {@code null}
+	 */
+	@Nullable String valuesBeforeErrorDifferenceFrom(DecoderOutcome other, boolean all) {
+		if (this.error == null || other.error == null) {
+			return null;
+		}
+		int compared = all ? Math.max(this.values.size(), other.values.size())
+				: Math.min(this.values.size(), other.values.size());
+		List<Object> expected = this.values.subList(0, Math.min(compared, this.values.size()));
+		List<Object> actual = other.values.subList(0, Math.min(compared, other.values.size()));
+		return difference(expected, actual, "values before the error");
 	}
 
 	/** The class of the error's cause in each outcome, when both failed but for different causes. */

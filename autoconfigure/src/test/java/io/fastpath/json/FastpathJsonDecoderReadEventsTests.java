@@ -76,6 +76,20 @@ class FastpathJsonDecoderReadEventsTests {
 	}
 
 	@Test
+	void listenerIsToldWhenAStreamIsReadNotWhenItIsAssembled() {
+		FastpathJsonDecoder decoder = FastpathJsonDecoder.from(new JacksonJsonDecoder(JsonMapper.shared()),
+				this.events::add);
+		Flux<Object> fast = decoder.decode(Flux.defer(() -> Flux.just(this.heap.bufferOf("[{\"a\":1}]".getBytes()))),
+				MAP, JSON, null);
+		Flux<Object> stock = decoder.decode(Flux.defer(() -> Flux.just(this.heap.bufferOf("[\"a\"]".getBytes()))),
+				LIST_OF_STRINGS, JSON, null);
+		assertThat(this.events).isEmpty();
+		fast.blockLast();
+		stock.blockLast();
+		assertThat(this.events).containsExactly(ReadEvent.JSON_FLUX, ReadEvent.JSON_FLUX_OF_COLLECTIONS);
+	}
+
+	@Test
 	void fluxOfListsIsHandedToStockAsFluxOfCollections() {
 		// Stock reads each top-level value whole: the array is one list, not two strings.
 		String body = "[\"a\",\"b\"]";

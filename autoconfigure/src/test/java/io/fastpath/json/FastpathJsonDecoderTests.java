@@ -860,6 +860,32 @@ class FastpathJsonDecoderTests {
 		}
 	}
 
+	@Test
+	void streamOfScalarsCancelledOrFailedUpstreamClosesItsParser() {
+		// The fed parser is kept from chunk to chunk: a stream that ends otherwise than by
+		// its end or its own error must still give the parser's buffers back to the pool.
+		byte[] body = utf8("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]");
+		List<byte[]> chunks = chunksOf(body, 4);
+		CountingRecyclerPool pool = new CountingRecyclerPool();
+		FastpathJsonDecoder decoder = new FastpathJsonDecoder(mapperWith(pool));
+		Flux<DataBuffer> whole = Flux.fromIterable(chunks).map(this.heap::wrap);
+		assertThat(decoder.decode(whole, ResolvableType.forClass(Long.class), JSON, null).take(2).collectList().block())
+			.containsExactly(1L, 2L);
+		assertThat(pool.acquired).as("parsers of the cancelled stream").hasPositiveValue();
+		assertThat(pool.released).as("parsers closed on cancel").hasValue(pool.acquired.get());
+		pool.reset();
+		Flux<DataBuffer> failing = Flux.fromIterable(chunks.subList(0, 2))
+			.map(this.heap::wrap)
+			.concatWith(Flux.error(new IllegalStateException("connection lost")));
+		assertThat(decoder.decode(failing, ResolvableType.forClass(Long.class), JSON, null)
+			.onErrorResume((ex) -> Flux.empty())
+			.collectList()
+			.block()).containsExactly(1L, 2L);
+		assertThat(pool.acquired).as("parsers of the stream failed upstream").hasPositiveValue();
+		assertThat(pool.released).as("parsers closed on an upstream error").hasValue(pool.acquired.get());
+		this.heap.assertNoLeaks();
+	}
+
 	private static JsonMapper mapperWith(CountingRecyclerPool pool) {
 		return JsonMapper.builder(JsonFactory.builder().recyclerPool(pool).build()).build();
 	}

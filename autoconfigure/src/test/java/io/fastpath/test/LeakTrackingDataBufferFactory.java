@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * otherwise a no-op, behind a reference count that also sees a buffer released more often
  * than retained (see {@link CountedBuffer}), and that records the capacity every
  * allocation asked for.</li>
- * <li>{@link #nettyPooled()}: real Netty pooled direct buffers. A second release of one
+ * <li>{@link #nettyPooled()}: real Netty pooled direct buffers, every one it makes
+ * tracked (allocated, wrapped or joined). A second release of one
  * goes unseen here ({@code DataBufferUtils.release} skips a buffer whose count is zero),
  * so release paths are proven on the heap factory.</li>
  * </ul>
@@ -93,11 +94,37 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 			super(allocator);
 		}
 
+		private <B extends DataBuffer> B track(B buffer) {
+			this.handedOut.add(((org.springframework.core.io.buffer.NettyDataBuffer) buffer).getNativeBuffer());
+			return buffer;
+		}
+
+		@Override
+		@Deprecated
+		public org.springframework.core.io.buffer.NettyDataBuffer allocateBuffer() {
+			return track(super.allocateBuffer());
+		}
+
 		@Override
 		public org.springframework.core.io.buffer.NettyDataBuffer allocateBuffer(int initialCapacity) {
 			this.requestedCapacities.add(initialCapacity);
 			checkAllocation(initialCapacity);
-			return super.allocateBuffer(initialCapacity);
+			return track(super.allocateBuffer(initialCapacity));
+		}
+
+		@Override
+		public org.springframework.core.io.buffer.NettyDataBuffer wrap(ByteBuffer byteBuffer) {
+			return track(super.wrap(byteBuffer));
+		}
+
+		@Override
+		public DataBuffer wrap(byte[] bytes) {
+			return track(super.wrap(bytes));
+		}
+
+		@Override
+		public DataBuffer join(List<? extends DataBuffer> buffers) {
+			return track(super.join(buffers));
 		}
 
 		@Override
@@ -107,8 +134,7 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 
 		@Override
 		public org.springframework.core.io.buffer.NettyDataBuffer wrap(ByteBuf byteBuf) {
-			this.handedOut.add(byteBuf);
-			return super.wrap(byteBuf);
+			return track(super.wrap(byteBuf));
 		}
 
 		/** This factory: a double release of a Netty buffer goes unseen here anyway. */

@@ -1,10 +1,17 @@
 package io.fastpath.test;
 
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.core.io.buffer.PooledDataBuffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,6 +42,25 @@ class LeakTrackingDataBufferFactoryTests {
 		this.factory.bufferOf(new byte[] { 1 });
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(this.factory::assertNoLeaks)
 			.withMessageContaining("still allocated");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "allocateBuffer", "bufferOf", "wrap(byte[])", "wrap(ByteBuffer)", "wrap(ByteBuf)",
+			"join" })
+	void nettyBufferNeverReleasedIsReportedHoweverTheFactoryMadeIt(String how) {
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		DataBuffer leaked = switch (how) {
+			case "allocateBuffer" -> netty.allocateBuffer(16);
+			case "bufferOf" -> netty.bufferOf(new byte[] { 1 });
+			case "wrap(byte[])" -> netty.wrap(new byte[] { 1 });
+			case "wrap(ByteBuffer)" -> netty.wrap(ByteBuffer.allocateDirect(4));
+			case "wrap(ByteBuf)" -> ((NettyDataBufferFactory) netty).wrap(PooledByteBufAllocator.DEFAULT.buffer(4));
+			default -> netty.join(List.of(netty.bufferOf(new byte[] { 1 }), netty.bufferOf(new byte[] { 2 })));
+		};
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(netty::assertNoLeaks)
+			.withMessageContaining("still allocated");
+		DataBufferUtils.release(leaked);
+		assertThatNoException().isThrownBy(netty::assertNoLeaks);
 	}
 
 	@Test

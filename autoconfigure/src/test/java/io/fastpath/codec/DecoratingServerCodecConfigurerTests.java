@@ -16,8 +16,10 @@ import org.springframework.http.MediaType;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.ServerCodecConfigurer.ServerDefaultCodecs;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.test.web.reactive.server.HttpHandlerConnector;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -216,6 +218,25 @@ class DecoratingServerCodecConfigurerTests {
 			return readers;
 		}
 
+	}
+
+	@Test
+	void writersAreTheDelegatesDecoratedOnceAndAgainAfterAConfigurationChange() {
+		AtomicInteger decorations = new AtomicInteger();
+		HttpMessageWriterDecorator dropFirst = (writers) -> {
+			decorations.incrementAndGet();
+			return writers.subList(1, writers.size());
+		};
+		ServerCodecConfigurer delegate = ServerCodecConfigurer.create();
+		ServerCodecConfigurer decorating = new DecoratingServerCodecConfigurer(delegate, List.of(), List.of(dropFirst));
+		List<HttpMessageWriter<?>> first = decorating.getWriters();
+		assertThat(first).hasSize(delegate.getWriters().size() - 1);
+		assertThat(decorating.getWriters()).isSameAs(first);
+		assertThat(decorations).hasValue(1);
+		decorating.defaultCodecs().jacksonJsonEncoder(new JacksonJsonEncoder());
+		assertThat(decorating.getWriters()).isNotSameAs(first);
+		assertThat(decorations).hasValue(2);
+		assertThat(decorating.clone().getWriters()).hasSize(delegate.getWriters().size() - 1);
 	}
 
 }

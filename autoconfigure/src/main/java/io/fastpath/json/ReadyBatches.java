@@ -136,7 +136,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		/** Whether the end of the body is written (the last batch may still wait for demand). */
 		private boolean completed;
 
-		private boolean writerReleased;
+		/** Whether writing failed: no more values are written, the error ends the body. */
+		private boolean stopped;
 
 		BatchingSubscriber(CoreSubscriber<? super DataBuffer> actual, DataBufferFactory bufferFactory,
 				BatchWriter<T> writer, int cap) {
@@ -263,7 +264,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					continue;
 				}
 				boolean done = this.done;
-				T value = this.queue.poll();
+				T value = this.stopped ? null : this.queue.poll();
 				if (value == null) {
 					if (done) {
 						return !end(demand);
@@ -281,10 +282,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					this.writer.write(value, current);
 				}
 				catch (Throwable ex) {
-					upstream().cancel();
-					this.queue.clear();
-					fail(Operators.onOperatorError(ex, currentContext()), demand);
-					return false;
+					stop(ex);
+					continue;
 				}
 				if (++this.consumed == REPLENISH) {
 					this.consumed = 0;
@@ -293,46 +292,46 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			}
 		}
 
+		/** End the body with an error of writing: the values written before it go out first. */
+		private void stop(Throwable ex) {
+			this.stopped = true;
+			upstream().cancel();
+			this.queue.clear();
+			this.error = Operators.onOperatorError(ex, currentContext());
+			this.done = true;
+		}
+
 		/**
-		 * End the body once the source has ended and everything it sent is written.
+		 * End the body once the source has ended and everything it sent is written: with
+		 * the values written before an error, as stock sends them before the error.
 		 * @return whether it ended: false while a last batch waits for demand
 		 */
 		private boolean end(boolean demand) {
-			Throwable error = this.error;
-			if (error != null) {
-				fail(error, demand);
-				return true;
-			}
-			if (!this.completed) {
+			if (this.error == null && !this.completed) {
 				this.completed = true;
 				try {
 					this.batch = this.writer.complete(this.batch, this.bufferFactory);
 				}
 				catch (Throwable ex) {
-					fail(ex, demand);
-					return true;
+					stop(ex);
 				}
-				releaseWriter();
 			}
 			DataBuffer last = this.batch;
-			if (last != null) {
+			if (last != null && last.readableByteCount() > 0) {
 				if (!demand) {
 					return false;
 				}
 				emit(last);
 			}
-			this.actual.onComplete();
-			return true;
-		}
-
-		/** Emit the values written before the error, when requested, then the error. */
-		private void fail(Throwable error, boolean demand) {
-			DataBuffer current = this.batch;
-			if (current != null && demand && current.readableByteCount() > 0) {
-				emit(current);
-			}
 			releaseAll();
-			this.actual.onError(error);
+			Throwable error = this.error;
+			if (error != null) {
+				this.actual.onError(error);
+			}
+			else {
+				this.actual.onComplete();
+			}
+			return true;
 		}
 
 		private void emit(DataBuffer current) {
@@ -349,14 +348,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				DataBufferUtils.release(current);
 			}
 			this.queue.clear();
-			releaseWriter();
-		}
-
-		private void releaseWriter() {
-			if (!this.writerReleased) {
-				this.writerReleased = true;
-				this.writer.release();
-			}
+			this.writer.release();
 		}
 
 	}

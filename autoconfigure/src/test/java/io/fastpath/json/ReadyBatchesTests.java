@@ -98,6 +98,19 @@ class ReadyBatchesTests {
 	}
 
 	@Test
+	void anErrorWhileValuesWaitForDemandComesAfterThem() {
+		Flux<Integer> values = Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
+		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values, this.factory, INTEGER,
+				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(20))
+			.thenRequest(1)
+			.expectNext("1\n2\n3\n")
+			.verifyErrorMessage("boom");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
 	void withoutDemandNoMoreIsTakenFromTheSourceThanTheCapAndThePrefetch() {
 		AtomicInteger taken = new AtomicInteger();
 		int cap = 1000;

@@ -98,6 +98,7 @@ json-long-array|POST|/orders/ids|application/json|$work/ids.json
 form-params|POST|/signup|application/x-www-form-urlencoded|$work/signup.form
 form-merged|POST|/search?q=tea&page=2|application/x-www-form-urlencoded|$work/search.form
 webclient-list|GET|/catalog/summary?count=100|-|-
+flux-response|GET|/orders/recent?count=100|-|-
 ENDPOINTS
 }
 

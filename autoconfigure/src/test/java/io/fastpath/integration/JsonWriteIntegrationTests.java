@@ -7,6 +7,7 @@ import java.util.UUID;
 import io.fastpath.integration.FastpathTestApplication.Person;
 import io.fastpath.integration.FastpathTestApplication.WriteController;
 import io.fastpath.integration.FastpathTestApplication.WriteHandshakes;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
@@ -27,7 +28,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  * written, as a JSON array, NDJSON and server-sent events; a {@code Flux} that fails
  * before its first value is an ordinary error response; and a source that emits one value
  * and waits until the client has received it completes: a writer that held the value for
- * another would never let the client see it (the read times out and fails the test).
+ * another would never let the client see it (the read times out and fails the test). A
+ * {@code Flux} request body sent by Boot's {@code WebClient}, in batches, is read as sent.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 abstract class JsonWriteIntegrationTests extends RealServerTests {
@@ -79,6 +81,18 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 			.exchangeToMono((answer) -> answer.toEntity(String.class))
 			.block(TIMEOUT);
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
+	}
+
+	@Test
+	void aFluxRequestBodySentWithBootsWebClientIsReadAsSent() {
+		Long count = this.client.post()
+			.uri("/json/people/count")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Flux.range(0, 1000).map(WriteController::person), Person.class)
+			.retrieve()
+			.bodyToMono(Long.class)
+			.block(TIMEOUT);
+		assertThat(count).isEqualTo(1000);
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -20,7 +20,8 @@ interface BatchWriter<T> {
 	 * writing fails, the batch is left as it was before the call.
 	 * @param value the value
 	 * @param batch the buffer to write into
-	 * @throws RuntimeException the error to end the body with, as the stock encoder raises it
+	 * @throws RuntimeException the error to end the body with, as the stock encoder raises
+	 * it (an {@code Error} leaves the batch as it was too)
 	 */
 	void write(T value, DataBuffer batch);
 

@@ -47,7 +47,7 @@ final class JsonSequenceBatchWriter implements BatchWriter<Object> {
 		try {
 			this.values.write(value, batch);
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
 			batch.writePosition(mark);
 			throw ex;
 		}

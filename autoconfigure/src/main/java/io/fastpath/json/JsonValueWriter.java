@@ -77,7 +77,7 @@ final class JsonValueWriter {
 			batch.writePosition(mark);
 			throw new EncodingException("JSON encoding error: " + ex.getOriginalMessage(), ex);
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
 			batch.writePosition(mark);
 			throw ex;
 		}

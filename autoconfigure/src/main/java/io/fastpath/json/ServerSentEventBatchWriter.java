@@ -81,7 +81,7 @@ final class ServerSentEventBatchWriter implements BatchWriter<Object> {
 				writeData(element, this.dataField, batch);
 			}
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
 			batch.writePosition(mark);
 			throw ex;
 		}

@@ -111,6 +111,17 @@ class ReadyBatchesTests {
 	}
 
 	@Test
+	void aValueWhoseWritingThrowsAnErrorIsCutFromTheBatchWithItsSeparator() {
+		Flux<Object> values = Flux.just(1, 2, new ThrowsError(), 4);
+		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values,
+				this.factory, ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON, Map.of()));
+		// As stock: the values before, then the error, which Jackson lets out as it is
+		assertThat(new String(body.bytes(), StandardCharsets.UTF_8)).isEqualTo("[1,2");
+		assertThat(body.error()).isInstanceOf(AssertionError.class).hasMessage("cannot be written");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
 	void withoutDemandNoMoreIsTakenFromTheSourceThanTheCapAndThePrefetch() {
 		AtomicInteger taken = new AtomicInteger();
 		int cap = 1000;
@@ -205,6 +216,19 @@ class ReadyBatchesTests {
 		String text = buffer.toString(StandardCharsets.UTF_8);
 		DataBufferUtils.release(buffer);
 		return text;
+	}
+
+	/** A value whose serialization fails half-way with an {@code Error}. */
+	static final class ThrowsError {
+
+		public String getFirst() {
+			return "written";
+		}
+
+		public String getSecond() {
+			throw new AssertionError("cannot be written");
+		}
+
 	}
 
 }

@@ -225,7 +225,7 @@ public class HttpRequestBenchmark {
 	}
 
 	/** One application on a loopback port, and a client connected to it. */
-	private record Server(AnnotationConfigApplicationContext context, DisposableServer server, RawHttpClient client) {
+	record Server(AnnotationConfigApplicationContext context, DisposableServer server, RawHttpClient client) {
 
 		static Server start(Class<?> webFlux) throws IOException {
 			AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(webFlux,

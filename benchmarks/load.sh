@@ -11,6 +11,7 @@
 #   benchmarks/load.sh                         # every endpoint, on Reactor Netty
 #   SERVER=tomcat benchmarks/load.sh           # on Tomcat (or jetty; netty is the default)
 #   DURATION=20 CONNECTIONS=32 benchmarks/load.sh
+#   ONLY=flux-response benchmarks/load.sh     # only the endpoints whose name matches (grep -E)
 #
 # SERVER: the sample's jar is built with -Pall-servers (Reactor Netty, Tomcat and Jetty),
 # and Boot is left the chosen server's auto-configuration alone (spring.autoconfigure.exclude);
@@ -30,6 +31,7 @@ THREADS=${THREADS:-1}          # wrk threads; the server gets the other core
 PORT=${PORT:-18080}            # stock; Fastpath listens on PORT + 1, stock with Blackbird on PORT + 2
 JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
 SERVER=${SERVER:-netty}         # netty, tomcat or jetty
+ONLY=${ONLY:-}                  # a grep -E pattern of endpoint names; empty for all
 NETTY_SERVER=org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration
 TOMCAT_SERVER=org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration
 JETTY_SERVER=org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration
@@ -100,6 +102,10 @@ start_server() { # $1: mode (stock, fastpath or blackbird), $2: port
 
 # name|method|path|content type|body file ("-" for none)
 endpoints() {
+	all_endpoints | grep -E "^(${ONLY:-[^|]*})\|"
+}
+
+all_endpoints() {
 	cat <<ENDPOINTS
 json-list|POST|/orders/batch|application/json|$work/orders.json
 json-flux|POST|/orders/stream|application/json|$work/orders.json
@@ -107,6 +113,7 @@ json-long-array|POST|/orders/ids|application/json|$work/ids.json
 form-params|POST|/signup|application/x-www-form-urlencoded|$work/signup.form
 form-merged|POST|/search?q=tea&page=2|application/x-www-form-urlencoded|$work/search.form
 webclient-list|GET|/catalog/summary?count=100|-|-
+flux-response|GET|/orders/recent?count=100|-|-
 ENDPOINTS
 }
 

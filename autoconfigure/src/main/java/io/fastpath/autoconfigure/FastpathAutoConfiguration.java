@@ -5,6 +5,7 @@ import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.ReadListener;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.json.JsonArrayDecoding;
+import io.fastpath.json.JsonBatchEncoding;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -21,11 +22,13 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.codec.CodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * Auto-configuration of Fastpath's features: one
- * {@link HttpMessageReaderDecorator} bean per enabled feature.
+ * {@link HttpMessageReaderDecorator} (or, for writing,
+ * {@link io.fastpath.codec.HttpMessageWriterDecorator}) bean per enabled feature.
  * {@link FastpathWebFluxAutoConfiguration} and {@link FastpathWebClientAutoConfiguration}
  * apply them to the server's codecs and to the auto-configured {@code WebClient.Builder}.
  *
@@ -83,6 +86,21 @@ public final class FastpathAutoConfiguration {
 		JsonArrayDecoding fastpathJsonArrayDecoding(FastpathProperties properties,
 				ObjectProvider<ReadListener> listeners) {
 			return new JsonArrayDecoding(properties.getJson().isOptimizeCreators(), ReadListeners.of(listeners));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ JsonMapper.class, JacksonJsonEncoder.class })
+	@ConditionalOnBooleanProperty(name = "fastpath.json.write.enabled", matchIfMissing = true)
+	@ConditionalOnProperty(name = "spring.http.codecs.preferred-json-mapper", havingValue = "jackson",
+			matchIfMissing = true)
+	static class JsonWriteConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		JsonBatchEncoding fastpathJsonBatchEncoding() {
+			return new JsonBatchEncoding();
 		}
 
 	}

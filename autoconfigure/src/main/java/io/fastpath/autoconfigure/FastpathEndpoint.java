@@ -73,6 +73,7 @@ public class FastpathEndpoint {
 		properties.put("fastpath.buffer.enabled", this.properties.getBuffer().isEnabled());
 		properties.put("fastpath.json.enabled", this.properties.getJson().isEnabled());
 		properties.put("fastpath.json.optimize-creators", this.properties.getJson().isOptimizeCreators());
+		properties.put("fastpath.json.write.enabled", this.properties.getJson().getWrite().isEnabled());
 		properties.put("fastpath.form.enabled", this.properties.getForm().isEnabled());
 		properties.put("fastpath.form.max-parameters", this.properties.getForm().getMaxParameters());
 		return properties;
@@ -82,9 +83,10 @@ public class FastpathEndpoint {
 	 * What Fastpath does in the application.
 	 *
 	 * @param features the active features ({@code buffer}, {@code json}, {@code form},
-	 * {@code form-arguments})
-	 * @param server the readers replaced on the server's codecs
-	 * @param webClient the readers replaced on Spring Boot's {@code WebClient.Builder}
+	 * {@code json-write}, {@code form-arguments})
+	 * @param server the readers and writers replaced on the server's codecs
+	 * @param webClient the readers and writers replaced on Spring Boot's
+	 * {@code WebClient.Builder}
 	 * @param properties the {@code fastpath.*} properties in effect
 	 * @param reads bodies read, by path ({@code null} without Micrometer)
 	 * @param rejections bodies refused, by reason ({@code null} without Micrometer)
@@ -95,14 +97,16 @@ public class FastpathEndpoint {
 	}
 
 	/**
-	 * The readers Fastpath replaced in one set of codecs.
+	 * The readers and writers Fastpath replaced in one set of codecs.
 	 *
-	 * @param active whether any reader was replaced
+	 * @param active whether any reader or writer was replaced
 	 * @param status {@code active}, or {@code not applied: } and why
 	 * @param features the features behind the replaced readers
 	 * @param replacedReaders each replaced reader, before and after
+	 * @param replacedWriters each replaced writer, before and after
 	 */
-	public record CodecsDescriptor(boolean active, String status, List<String> features, List<ReplacedReader> replacedReaders) {
+	public record CodecsDescriptor(boolean active, String status, List<String> features,
+			List<ReplacedReader> replacedReaders, List<ReplacedWriter> replacedWriters) {
 	}
 
 	/**
@@ -112,6 +116,15 @@ public class FastpathEndpoint {
 	 * @param after Fastpath's reader (and its decoder)
 	 */
 	public record ReplacedReader(String before, String after) {
+	}
+
+	/**
+	 * A writer replaced in place.
+	 *
+	 * @param before the stock writer (and its encoder)
+	 * @param after Fastpath's writer (and its encoder)
+	 */
+	public record ReplacedWriter(String before, String after) {
 	}
 
 	/**

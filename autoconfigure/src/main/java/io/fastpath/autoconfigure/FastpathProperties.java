@@ -95,6 +95,8 @@ public class FastpathProperties {
 		 */
 		private boolean optimizeCreators = true;
 
+		private final Write write = new Write();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -109,6 +111,36 @@ public class FastpathProperties {
 
 		public void setOptimizeCreators(boolean optimizeCreators) {
 			this.optimizeCreators = optimizeCreators;
+		}
+
+		public Write getWrite() {
+			return this.write;
+		}
+
+		/**
+		 * JSON writing.
+		 */
+		public static class Write {
+
+			/**
+			 * Whether a Flux (or any publisher of many values) written with Jackson 3 as a
+			 * JSON array, a JSON stream (application/x-ndjson) or server-sent events is
+			 * written in batches: the values the source has ready in one buffer and one
+			 * write, up to 16 KB, where stock writes each value on its own. No value waits
+			 * for another: a batch goes out as soon as the source has nothing more ready.
+			 * Responses and WebClient request bodies alike; the bytes are stock's. Backs
+			 * off when another JSON library is preferred.
+			 */
+			private boolean enabled = true;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
 		}
 
 	}

@@ -44,8 +44,12 @@ final class FastpathStartupLogger implements ApplicationListener<ApplicationRead
 		if (!codecs.active()) {
 			return codecs.status();
 		}
-		int replaced = codecs.replacedReaders().size();
-		return codecs.features() + " (" + replaced + ((replaced == 1) ? " reader" : " readers") + " replaced)";
+		return codecs.features() + " (" + count(codecs.replacedReaders().size(), "reader") + ", "
+				+ count(codecs.replacedWriters().size(), "writer") + " replaced)";
+	}
+
+	private static String count(int count, String noun) {
+		return count + " " + noun + ((count == 1) ? "" : "s");
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.fastpath.autoconfigure;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.HttpMessageWriterDecorator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,9 +13,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
- * Auto-configuration that applies Fastpath's reader decorators to the
+ * Auto-configuration that applies Fastpath's reader and writer decorators to the
  * {@code WebClient.Builder} that Spring Boot auto-configures, so that response bodies
- * read with {@code bodyToMono}, {@code toEntity} and friends take Fastpath's paths.
+ * read with {@code bodyToMono}, {@code toEntity} and friends, and request bodies written
+ * from a {@code Flux}, take Fastpath's paths.
  *
  * @author Fastpath
  */
@@ -26,8 +28,9 @@ public final class FastpathWebClientAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	FastpathWebClientCustomizer fastpathWebClientCustomizer(ObjectProvider<HttpMessageReaderDecorator> decorators) {
-		return new FastpathWebClientCustomizer(decorators);
+	FastpathWebClientCustomizer fastpathWebClientCustomizer(ObjectProvider<HttpMessageReaderDecorator> decorators,
+			ObjectProvider<HttpMessageWriterDecorator> writerDecorators) {
+		return new FastpathWebClientCustomizer(decorators, writerDecorators);
 	}
 
 }

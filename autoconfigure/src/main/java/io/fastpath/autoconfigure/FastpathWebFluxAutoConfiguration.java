@@ -1,6 +1,7 @@
 package io.fastpath.autoconfigure;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.HttpMessageWriterDecorator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,10 +13,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 
 /**
- * Auto-configuration that applies Fastpath's reader decorators to the server codecs of a
+ * Auto-configuration that applies Fastpath's reader and writer decorators to the server codecs of a
  * reactive web application: the {@code ServerCodecConfigurer} bean, after Spring Boot's
  * {@code CodecCustomizer}s and the application's {@code WebFluxConfigurer}s have
- * configured it, hands out decorated readers to controllers, functional endpoints and
+ * configured it, hands out decorated readers and writers to controllers, functional endpoints and
  * {@code ServerWebExchange#getFormData()} alike.
  *
  * @author Fastpath
@@ -30,8 +31,9 @@ public final class FastpathWebFluxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	static ServerCodecConfigurerDecoratingPostProcessor fastpathServerCodecConfigurerPostProcessor(
-			ObjectProvider<HttpMessageReaderDecorator> decorators) {
-		return new ServerCodecConfigurerDecoratingPostProcessor(decorators);
+			ObjectProvider<HttpMessageReaderDecorator> decorators,
+			ObjectProvider<HttpMessageWriterDecorator> writerDecorators) {
+		return new ServerCodecConfigurerDecoratingPostProcessor(decorators, writerDecorators);
 	}
 
 }

@@ -1,9 +1,11 @@
 package io.fastpath.autoconfigure;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.fastpath.codec.DecoratingServerCodecConfigurer;
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.HttpMessageWriterDecorator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -22,20 +24,37 @@ public class ServerCodecConfigurerDecoratingPostProcessor implements BeanPostPro
 
 	private final ObjectProvider<HttpMessageReaderDecorator> decorators;
 
+	private final Supplier<List<HttpMessageWriterDecorator>> writerDecorators;
+
 	/**
-	 * Create a post-processor that applies the given decorators, in their order.
+	 * Create a post-processor that applies the given reader decorators, in their order.
 	 * @param decorators the decorators, resolved when the configurer is created
 	 */
 	public ServerCodecConfigurerDecoratingPostProcessor(ObjectProvider<HttpMessageReaderDecorator> decorators) {
 		this.decorators = decorators;
+		this.writerDecorators = List::of;
+	}
+
+	/**
+	 * Create a post-processor that applies the given reader and writer decorators, in
+	 * their order.
+	 * @param readerDecorators the reader decorators, resolved when the configurer is
+	 * created
+	 * @param writerDecorators the writer decorators, likewise
+	 */
+	public ServerCodecConfigurerDecoratingPostProcessor(ObjectProvider<HttpMessageReaderDecorator> readerDecorators,
+			ObjectProvider<HttpMessageWriterDecorator> writerDecorators) {
+		this.decorators = readerDecorators;
+		this.writerDecorators = () -> writerDecorators.orderedStream().toList();
 	}
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		if (bean instanceof ServerCodecConfigurer configurer && !(bean instanceof DecoratingServerCodecConfigurer)) {
-			List<HttpMessageReaderDecorator> ordered = this.decorators.orderedStream().toList();
-			if (!ordered.isEmpty()) {
-				return new DecoratingServerCodecConfigurer(configurer, ordered);
+			List<HttpMessageReaderDecorator> readerDecorators = this.decorators.orderedStream().toList();
+			List<HttpMessageWriterDecorator> writerDecorators = this.writerDecorators.get();
+			if (!readerDecorators.isEmpty() || !writerDecorators.isEmpty()) {
+				return new DecoratingServerCodecConfigurer(configurer, readerDecorators, writerDecorators);
 			}
 		}
 		return bean;

@@ -16,19 +16,21 @@ import org.springframework.util.Assert;
 
 /**
  * A {@link ServerCodecConfigurer} whose {@link #getReaders()} are the delegate's,
- * rewritten by {@link HttpMessageReaderDecorator}s. Everything that asks the server's
- * configurer for readers (annotated controllers, functional endpoints,
- * {@code ServerWebExchange#getFormData()}) then sees the decorated list, while all
- * configuration still goes to, and is kept by, the delegate.
- * <p>The decorated readers are built once and handed out until the configuration changes,
- * each time in a new mutable list, as stock hands them out (a caller may sort or add to
- * its copy; the list is small). {@code ServerWebExchange#getFormData()} asks for the
- * readers on every form request, and the stock configurer rebuilds its list (and applies
- * its default configuration to custom codecs again) on every call: with this configurer,
- * a form request builds no reader at all. A configuration change is seen when it is made
- * through this configurer: every call on {@link #defaultCodecs()},
- * {@link #customCodecs()} or {@link #registerDefaults(boolean)} makes the next
- * {@link #getReaders()} ask the delegate again. Not seen are changes made on the
+ * rewritten by {@link HttpMessageReaderDecorator}s, and whose {@link #getWriters()} are
+ * the delegate's, rewritten by {@link HttpMessageWriterDecorator}s. Everything that asks
+ * the server's configurer for readers or writers (annotated controllers, functional
+ * endpoints, {@code ServerWebExchange#getFormData()}) then sees the decorated lists,
+ * while all configuration still goes to, and is kept by, the delegate.
+ * <p>The decorated readers (and writers) are built once and handed out until the
+ * configuration changes, each time in a new mutable list, as stock hands them out (a
+ * caller may sort or add to its copy; the lists are small).
+ * {@code ServerWebExchange#getFormData()} asks for the readers on every form request, and
+ * the stock configurer rebuilds its list (and applies its default configuration to custom
+ * codecs again) on every call: with this configurer, a form request builds no reader at
+ * all. A configuration change is seen when it is made through this configurer: every call
+ * on {@link #defaultCodecs()}, {@link #customCodecs()} or
+ * {@link #registerDefaults(boolean)} makes the next {@link #getReaders()} (and
+ * {@link #getWriters()}) ask the delegate again. Not seen are changes made on the
  * {@linkplain #getDelegate() delegate} directly (or through codec configuration objects
  * taken from it) after readers were handed out; changes made to reader or decoder
  * instances themselves are seen, since the list holds those instances.
@@ -47,6 +49,8 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 
 	private final List<? extends HttpMessageReaderDecorator> decorators;
 
+	private final List<? extends HttpMessageWriterDecorator> writerDecorators;
+
 	private final ServerDefaultCodecs defaultCodecs;
 
 	private final CustomCodecs customCodecs;
@@ -54,7 +58,9 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 	/** Counts the configuration calls made through this configurer. */
 	private final AtomicInteger configurationChanges = new AtomicInteger();
 
-	private volatile @Nullable DecoratedReaders readers;
+	private volatile @Nullable Decorated<HttpMessageReader<?>> readers;
+
+	private volatile @Nullable Decorated<HttpMessageWriter<?>> writers;
 
 	/**
 	 * Decorate the given configurer.
@@ -63,10 +69,24 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 	 */
 	public DecoratingServerCodecConfigurer(ServerCodecConfigurer delegate,
 			List<? extends HttpMessageReaderDecorator> decorators) {
+		this(delegate, decorators, List.of());
+	}
+
+	/**
+	 * Decorate the given configurer's readers and writers.
+	 * @param delegate the configurer that holds the configuration
+	 * @param readerDecorators the decorators to apply to its readers, in order
+	 * @param writerDecorators the decorators to apply to its writers, in order
+	 */
+	public DecoratingServerCodecConfigurer(ServerCodecConfigurer delegate,
+			List<? extends HttpMessageReaderDecorator> readerDecorators,
+			List<? extends HttpMessageWriterDecorator> writerDecorators) {
 		Assert.notNull(delegate, "'delegate' must not be null");
-		Assert.notNull(decorators, "'decorators' must not be null");
+		Assert.notNull(readerDecorators, "'readerDecorators' must not be null");
+		Assert.notNull(writerDecorators, "'writerDecorators' must not be null");
 		this.delegate = delegate;
-		this.decorators = List.copyOf(decorators);
+		this.decorators = List.copyOf(readerDecorators);
+		this.writerDecorators = List.copyOf(writerDecorators);
 		this.defaultCodecs = new ChangeTrackingDefaultCodecs(delegate.defaultCodecs());
 		this.customCodecs = new ChangeTrackingCustomCodecs(delegate.customCodecs());
 	}
@@ -92,24 +112,33 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 		// Read the count before the delegate's readers: a change made while they are built
 		// leaves a list stamped with the count before it, built again on the next call.
 		int changes = this.configurationChanges.get();
-		DecoratedReaders cached = this.readers;
+		Decorated<HttpMessageReader<?>> cached = this.readers;
 		if (cached != null && cached.configurationChanges() == changes) {
-			return new ArrayList<>(cached.readers());
+			return new ArrayList<>(cached.list());
 		}
 		List<HttpMessageReader<?>> readers = List
 			.copyOf(HttpMessageReaderDecorator.decorateAll(this.delegate.getReaders(), this.decorators));
-		this.readers = new DecoratedReaders(changes, readers);
+		this.readers = new Decorated<>(changes, readers);
 		return new ArrayList<>(readers);
 	}
 
 	@Override
 	public List<HttpMessageWriter<?>> getWriters() {
-		return this.delegate.getWriters();
+		// As for the readers: the count first, then the delegate's list.
+		int changes = this.configurationChanges.get();
+		Decorated<HttpMessageWriter<?>> cached = this.writers;
+		if (cached != null && cached.configurationChanges() == changes) {
+			return new ArrayList<>(cached.list());
+		}
+		List<HttpMessageWriter<?>> writers = List
+			.copyOf(HttpMessageWriterDecorator.decorateAll(this.delegate.getWriters(), this.writerDecorators));
+		this.writers = new Decorated<>(changes, writers);
+		return new ArrayList<>(writers);
 	}
 
 	@Override
 	public ServerCodecConfigurer clone() {
-		return new DecoratingServerCodecConfigurer(this.delegate.clone(), this.decorators);
+		return new DecoratingServerCodecConfigurer(this.delegate.clone(), this.decorators, this.writerDecorators);
 	}
 
 	/**
@@ -127,7 +156,7 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 		this.configurationChanges.incrementAndGet();
 	}
 
-	private record DecoratedReaders(int configurationChanges, List<HttpMessageReader<?>> readers) {
+	private record Decorated<T>(int configurationChanges, List<T> list) {
 	}
 
 	/**
@@ -314,8 +343,11 @@ public final class DecoratingServerCodecConfigurer implements ServerCodecConfigu
 
 		@Override
 		public MultipartCodecs multipartCodecs() {
-			// Multipart codecs are writers (the parts of a multipart request a client sends).
-			return this.codecs.multipartCodecs();
+			// Multipart codecs are writers (the parts of a multipart body), configured on the
+			// object returned: counted when asked for, so the writers are built again after.
+			MultipartCodecs multipartCodecs = this.codecs.multipartCodecs();
+			configurationChanged();
+			return multipartCodecs;
 		}
 
 		@Override

@@ -3,6 +3,7 @@ package io.fastpath.autoconfigure;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -14,7 +15,9 @@ import io.fastpath.form.FormParam;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.form.LazyFormReaders;
 import io.fastpath.json.FastpathJsonDecoder;
+import io.fastpath.json.BatchingWriters;
 import io.fastpath.json.JsonArrayDecoding;
+import io.fastpath.json.JsonBatchEncoding;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,11 +48,15 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.reactive.ClientHttpConnector;
+import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -79,6 +86,7 @@ class FastpathAutoConfigurationTests {
 	void everyFeatureIsRegisteredByDefault() {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(WholeBodyAggregation.class)
 			.hasSingleBean(JsonArrayDecoding.class)
+			.hasSingleBean(JsonBatchEncoding.class)
 			.hasSingleBean(LazyFormDecoding.class)
 			.hasSingleBean(FormArgumentsWebFluxConfigurer.class)
 			.hasSingleBean(ServerCodecConfigurerDecoratingPostProcessor.class)
@@ -91,6 +99,7 @@ class FastpathAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("fastpath.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(WholeBodyAggregation.class)
 				.doesNotHaveBean(JsonArrayDecoding.class)
+				.doesNotHaveBean(JsonBatchEncoding.class)
 				.doesNotHaveBean(LazyFormDecoding.class)
 				.doesNotHaveBean(ServerCodecConfigurerDecoratingPostProcessor.class)
 				.doesNotHaveBean(FastpathWebClientCustomizer.class));
@@ -270,6 +279,96 @@ class FastpathAutoConfigurationTests {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(JsonMapper.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(JsonArrayDecoding.class)
 				.hasSingleBean(WholeBodyAggregation.class));
+	}
+
+	@Test
+	void serverCodecConfigurerHandsOutBatchingWritersAroundBootsJacksonEncoder() {
+		this.webFluxRunner.run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			List<HttpMessageWriter<?>> writers = configurer.getWriters();
+			JacksonJsonEncoder encoder = BatchingWriters.batchedJsonEncoder(writers);
+			assertThat(encoder).isNotNull();
+			assertThat(encoder.getMapper()).isSameAs(context.getBean(JsonMapper.class));
+			assertThat(BatchingWriters.batchedEventWriter(writers)).isNotNull()
+				.satisfies((stock) -> assertThat(stock.getEncoder()).isSameAs(encoder));
+			assertThat(writers).noneMatch(FastpathAutoConfigurationTests::isStockJsonWriter);
+			assertThat(configurer.getWriters()).containsExactlyElementsOf(writers);
+		});
+	}
+
+	@Test
+	void jsonWriteBacksOffWhenSwitchedOffAndTheServerWritesWithStock() {
+		this.webFluxRunner.withPropertyValues("fastpath.json.write.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(JsonBatchEncoding.class).hasSingleBean(JsonArrayDecoding.class);
+			List<HttpMessageWriter<?>> writers = context.getBean(ServerCodecConfigurer.class).getWriters();
+			assertThat(BatchingWriters.batchedJsonEncoder(writers)).isNull();
+			assertThat(BatchingWriters.batchedEventWriter(writers)).isNull();
+			assertThat(writers).anyMatch(FastpathAutoConfigurationTests::isStockJsonWriter);
+		});
+	}
+
+	@Test
+	void jsonWriteStaysWhenJsonReadingIsSwitchedOff() {
+		this.webFluxRunner.withPropertyValues("fastpath.json.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(JsonArrayDecoding.class)
+				.hasSingleBean(JsonBatchEncoding.class));
+	}
+
+	@Test
+	void jsonWriteBacksOffWhenJackson2IsPreferred() {
+		this.webFluxRunner.withPropertyValues("spring.http.codecs.preferred-json-mapper=jackson2")
+			.run((context) -> assertThat(context).doesNotHaveBean(JsonBatchEncoding.class));
+	}
+
+	@Test
+	void jsonWriteBacksOffWhenTheApplicationDefinesItsOwn() {
+		this.contextRunner.withBean("customJsonBatchEncoding", JsonBatchEncoding.class, JsonBatchEncoding::new)
+			.run((context) -> assertThat(context).hasSingleBean(JsonBatchEncoding.class)
+				.hasBean("customJsonBatchEncoding"));
+	}
+
+	@Test
+	void jsonWriteBacksOffWithoutJackson() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(JsonMapper.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(JsonBatchEncoding.class));
+	}
+
+	@Test
+	void webClientBuilderWritesAFluxRequestBodyInOneBuffer() {
+		this.webFluxRunner.run((context) -> assertThat(requestBodyBuffers(context)).isOne());
+	}
+
+	@Test
+	void webClientBuilderWritesAFluxRequestBodyAsStockWhenJsonWriteIsSwitchedOff() {
+		this.webFluxRunner.withPropertyValues("fastpath.json.write.enabled=false")
+			.run((context) -> assertThat(requestBodyBuffers(context)).isEqualTo(101));
+	}
+
+	/** How many buffers a WebClient of the context's builder sends 100 numbers in, as a JSON array. */
+	private static int requestBodyBuffers(ApplicationContext context) {
+		List<Integer> buffers = new CopyOnWriteArrayList<>();
+		ClientHttpConnector connector = (method, uri, requestCallback) -> {
+			MockClientHttpRequest request = new MockClientHttpRequest(method, uri);
+			return requestCallback.apply(request)
+				.then(Mono.defer(() -> request.getBody()
+					.doOnNext((buffer) -> buffers.add(buffer.readableByteCount()))
+					.then()))
+				.then(Mono.just(new MockClientHttpResponse(HttpStatus.OK)));
+		};
+		WebClient client = context.getBean(WebClient.Builder.class).clientConnector(connector).build();
+		client.post()
+			.uri("http://localhost/")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Flux.range(0, 100), Integer.class)
+			.retrieve()
+			.toBodilessEntity()
+			.block();
+		return buffers.size();
+	}
+
+	private static boolean isStockJsonWriter(HttpMessageWriter<?> writer) {
+		return writer instanceof EncoderHttpMessageWriter<?> encoderWriter
+				&& encoderWriter.getEncoder() instanceof JacksonJsonEncoder;
 	}
 
 	@Test

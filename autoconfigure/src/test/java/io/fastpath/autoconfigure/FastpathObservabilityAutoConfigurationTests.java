@@ -8,6 +8,7 @@ import io.fastpath.autoconfigure.FastpathEndpoint.CodecsDescriptor;
 import io.fastpath.autoconfigure.FastpathEndpoint.FastpathDescriptor;
 import io.fastpath.autoconfigure.FastpathEndpoint.ReadCount;
 import io.fastpath.autoconfigure.FastpathEndpoint.ReplacedReader;
+import io.fastpath.autoconfigure.FastpathEndpoint.ReplacedWriter;
 import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -154,14 +155,20 @@ class FastpathObservabilityAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("fastpath.form.max-parameters=50", "fastpath.json.optimize-creators=false")
 			.run((context) -> {
 				FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
-				assertThat(descriptor.features()).containsExactly("json", "buffer", "form", "form-arguments");
+				assertThat(descriptor.features()).containsExactly("json", "buffer", "form", "json-write",
+						"form-arguments");
 				assertThat(descriptor.properties()).containsEntry("fastpath.enabled", true)
 					.containsEntry("fastpath.json.enabled", true)
 					.containsEntry("fastpath.json.optimize-creators", false)
 					.containsEntry("fastpath.form.max-parameters", 50);
 				CodecsDescriptor server = descriptor.server();
 				assertThat(server.active()).isTrue();
-				assertThat(server.features()).containsExactly("buffer", "json", "form");
+				assertThat(server.features()).containsExactly("buffer", "json", "form", "json-write");
+				assertThat(server.replacedWriters()).containsExactly(
+						new ReplacedWriter("EncoderHttpMessageWriter(JacksonJsonEncoder)",
+								"EncoderHttpMessageWriter(BatchingJsonEncoder)"),
+						new ReplacedWriter("ServerSentEventHttpMessageWriter(JacksonJsonEncoder)",
+								"BatchingServerSentEventWriter"));
 				// Each replaced reader once, in the codecs' order: the catch-all String reader,
 				// which the stock configurer builds anew on every getReaders(), included once.
 				assertThat(server.replacedReaders()).containsExactly(aggregated("ByteArrayDecoder"),
@@ -175,7 +182,9 @@ class FastpathObservabilityAutoConfigurationTests {
 						aggregated("StringDecoder"));
 				CodecsDescriptor webClient = descriptor.webClient();
 				assertThat(webClient.active()).isTrue();
-				assertThat(webClient.features()).containsExactly("buffer", "json");
+				assertThat(webClient.features()).containsExactly("buffer", "json", "json-write");
+				assertThat(webClient.replacedWriters()).containsExactly(new ReplacedWriter(
+						"EncoderHttpMessageWriter(JacksonJsonEncoder)", "EncoderHttpMessageWriter(BatchingJsonEncoder)"));
 				// The form reader is replaced on clients too, but hands client responses to stock.
 				assertThat(webClient.replacedReaders()).contains(
 						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
@@ -196,9 +205,9 @@ class FastpathObservabilityAutoConfigurationTests {
 	void endpointShowsWhatAFeatureSwitchedOffLeavesActive() {
 		this.contextRunner.withPropertyValues("fastpath.json.enabled=false").run((context) -> {
 			FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
-			assertThat(descriptor.features()).containsExactly("buffer", "form", "form-arguments");
+			assertThat(descriptor.features()).containsExactly("buffer", "form", "json-write", "form-arguments");
 			assertThat(descriptor.properties()).containsEntry("fastpath.json.enabled", false);
-			assertThat(descriptor.server().features()).containsExactly("buffer", "form");
+			assertThat(descriptor.server().features()).containsExactly("buffer", "form", "json-write");
 			assertThat(descriptor.server().replacedReaders()).contains(new ReplacedReader(
 					"DecoderHttpMessageReader(JacksonJsonDecoder)", "AggregatingHttpMessageReader(JacksonJsonDecoder)"));
 		});
@@ -247,8 +256,8 @@ class FastpathObservabilityAutoConfigurationTests {
 			assertThat(output.getOut().lines().filter((line) -> line.contains("Fastpath active"))).singleElement()
 				.asString()
 				.contains("INFO")
-				.contains("Fastpath active: server codecs [buffer, json, form] (")
-				.contains("WebClient.Builder [buffer, json] (")
+				.contains("Fastpath active: server codecs [buffer, json, form, json-write] (")
+				.contains("readers, 2 writers replaced), WebClient.Builder [buffer, json, json-write] (")
 				.endsWith("form arguments on");
 		});
 	}
@@ -298,7 +307,7 @@ class FastpathObservabilityAutoConfigurationTests {
 			for (int i = 0; i < 3; i++) {
 				CodecsDescriptor webClient = endpoint.fastpath().webClient();
 				assertThat(webClient.active()).isTrue();
-				assertThat(webClient.features()).containsExactly("buffer", "json");
+				assertThat(webClient.features()).containsExactly("buffer", "json", "json-write");
 			}
 			assertThat(own.build().get().uri("http://localhost/ping").retrieve().bodyToMono(String.class).block())
 				.isEqualTo("pong");

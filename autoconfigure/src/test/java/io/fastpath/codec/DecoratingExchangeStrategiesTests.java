@@ -72,4 +72,18 @@ class DecoratingExchangeStrategiesTests {
 			.anySatisfy((decoder) -> assertThat(((StringDecoder) decoder).getMaxInMemorySize()).isEqualTo(4321));
 	}
 
+	@Test
+	void writersAreTheDelegatesDecoratedAndStayDecoratedWhenMutated() {
+		HttpMessageWriterDecorator dropFirst = (writers) -> writers.subList(1, writers.size());
+		ExchangeStrategies delegate = ExchangeStrategies.withDefaults();
+		ExchangeStrategies decorating = new DecoratingExchangeStrategies(delegate, List.of(prependMarker),
+				List.of(dropFirst));
+		assertThat(decorating.messageWriters()).isEqualTo(delegate.messageWriters().subList(1,
+				delegate.messageWriters().size()));
+		assertThat(decorating.messageWriters()).isSameAs(decorating.messageWriters());
+		ExchangeStrategies mutated = decorating.mutate().codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(1)).build();
+		assertThat(mutated.messageWriters()).hasSize(delegate.messageWriters().size() - 1);
+		assertThat(mutated.messageReaders()).startsWith(marker);
+	}
+
 }

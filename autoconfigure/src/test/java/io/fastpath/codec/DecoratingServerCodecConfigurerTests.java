@@ -16,8 +16,10 @@ import org.springframework.http.MediaType;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.ServerCodecConfigurer.ServerDefaultCodecs;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.test.web.reactive.server.HttpHandlerConnector;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -80,6 +82,16 @@ class DecoratingServerCodecConfigurerTests {
 		first.remove(first.size() - 1);
 		assertThat(decorating.getReaders()).isNotSameAs(first).doesNotContain(marker);
 		assertThat(decorating.getReaders()).isNotSameAs(decorating.getReaders());
+	}
+
+	@Test
+	void handsOutAFreshMutableListOfWritersEachTimeAsStockDoes() {
+		HttpMessageWriter<?> writer = ServerCodecConfigurer.create().getWriters().get(0);
+		ServerCodecConfigurer decorating = new DecoratingServerCodecConfigurer(ServerCodecConfigurer.create(),
+				List.of(), List.of());
+		List<HttpMessageWriter<?>> first = decorating.getWriters();
+		first.add(0, writer);
+		assertThat(decorating.getWriters()).isNotSameAs(first).doesNotContain(writer);
 	}
 
 	@Test
@@ -229,6 +241,25 @@ class DecoratingServerCodecConfigurerTests {
 			return readers;
 		}
 
+	}
+
+	@Test
+	void writersAreTheDelegatesDecoratedOnceAndAgainAfterAConfigurationChange() {
+		AtomicInteger decorations = new AtomicInteger();
+		HttpMessageWriterDecorator dropFirst = (writers) -> {
+			decorations.incrementAndGet();
+			return writers.subList(1, writers.size());
+		};
+		ServerCodecConfigurer delegate = ServerCodecConfigurer.create();
+		ServerCodecConfigurer decorating = new DecoratingServerCodecConfigurer(delegate, List.of(), List.of(dropFirst));
+		List<HttpMessageWriter<?>> first = decorating.getWriters();
+		assertThat(first).hasSize(delegate.getWriters().size() - 1);
+		assertThat(decorating.getWriters()).containsExactlyElementsOf(first);
+		assertThat(decorations).hasValue(1);
+		decorating.defaultCodecs().jacksonJsonEncoder(new JacksonJsonEncoder());
+		assertThat(decorating.getWriters()).isNotEqualTo(first);
+		assertThat(decorations).hasValue(2);
+		assertThat(decorating.clone().getWriters()).hasSize(delegate.getWriters().size() - 1);
 	}
 
 }

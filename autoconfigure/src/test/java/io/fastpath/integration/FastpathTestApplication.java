@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.form.FormParam;
@@ -15,6 +16,7 @@ import io.fastpath.form.RequestParameters;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -27,6 +29,7 @@ import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -241,6 +244,76 @@ public class FastpathTestApplication {
 						index * piece, Math.min(bytes.length, (index + 1) * piece)))));
 		}
 
+	}
+
+	/**
+	 * {@code Flux} responses, built per request as a repository gives them: {@code count}
+	 * people as a JSON array, NDJSON, server-sent events of plain values and
+	 * {@code ServerSentEvent}s; a {@code Flux} that fails before its first value; and a
+	 * {@code Flux} that emits one person and waits until the client has received it
+	 * before it goes on (it never completes if a batching writer holds the first person).
+	 */
+	@RestController
+	static class WriteController {
+
+		private final WriteHandshakes handshakes;
+
+		WriteController(WriteHandshakes handshakes) {
+			this.handshakes = handshakes;
+		}
+
+		@GetMapping(path = "/write/people", produces = { "application/json", "application/x-ndjson",
+				"text/event-stream" })
+		Flux<Person> people(@RequestParam int count) {
+			return Flux.range(0, count).map(WriteController::person);
+		}
+
+		@GetMapping(path = "/write/events", produces = "text/event-stream")
+		Flux<ServerSentEvent<Person>> events(@RequestParam int count) {
+			return Flux.range(0, count)
+				.map((index) -> ServerSentEvent.builder(person(index)).id(Integer.toString(index)).event("person").build());
+		}
+
+		@GetMapping(path = "/write/failing", produces = { "application/json", "application/x-ndjson",
+				"text/event-stream" })
+		Flux<Person> failing() {
+			return Flux.error(new IllegalStateException("no people today"));
+		}
+
+		@GetMapping(path = "/write/handshake", produces = { "application/json", "application/x-ndjson",
+				"text/event-stream" })
+		Flux<Person> handshake(@RequestParam String id) {
+			return Flux.concat(Mono.just(person(0)), this.handshakes.received(id).then(Mono.just(person(1))));
+		}
+
+		static Person person(int index) {
+			return new Person("person-" + index + "-ü \"quoted\"", "secret-" + index, (index % 3 == 0) ? null : index);
+		}
+
+	}
+
+	/** What the client of {@code /write/handshake} has received, by request id. */
+	static class WriteHandshakes {
+
+		private final Map<String, Sinks.One<Void>> received = new ConcurrentHashMap<>();
+
+		Mono<Void> received(String id) {
+			return sink(id).asMono();
+		}
+
+		void receive(String id) {
+			sink(id).tryEmitEmpty();
+		}
+
+		private Sinks.One<Void> sink(String id) {
+			return this.received.computeIfAbsent(id, (key) -> Sinks.one());
+		}
+
+	}
+
+	@Bean
+	WriteHandshakes writeHandshakes() {
+		return new WriteHandshakes();
 	}
 
 	/**

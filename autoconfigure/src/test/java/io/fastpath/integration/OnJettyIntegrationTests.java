@@ -42,6 +42,11 @@ class OnJettyIntegrationTests {
 	}
 
 	@Nested
+	class JsonWrite extends JsonWriteIntegrationTests {
+
+	}
+
+	@Nested
 	class WholeBody extends WholeBodyIntegrationTests {
 
 	}

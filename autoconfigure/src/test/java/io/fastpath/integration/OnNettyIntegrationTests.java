@@ -40,6 +40,11 @@ class OnNettyIntegrationTests {
 	}
 
 	@Nested
+	class JsonWrite extends JsonWriteIntegrationTests {
+
+	}
+
+	@Nested
 	class WholeBody extends WholeBodyIntegrationTests {
 
 	}

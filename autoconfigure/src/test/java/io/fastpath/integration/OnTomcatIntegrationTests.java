@@ -41,6 +41,11 @@ class OnTomcatIntegrationTests {
 	}
 
 	@Nested
+	class JsonWrite extends JsonWriteIntegrationTests {
+
+	}
+
+	@Nested
 	class WholeBody extends WholeBodyIntegrationTests {
 
 	}

@@ -68,7 +68,18 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 	}
 
 	static LeakTrackingDataBufferFactory nettyPooled() {
-		return new NettyPooled(new PooledByteBufAllocator(true));
+		return nettyPooled(new PooledByteBufAllocator(true));
+	}
+
+	/**
+	 * A factory that counts the buffers it hands out from the given allocator: tests that
+	 * check many bodies one by one each take a factory of their own, without each creating
+	 * (and holding the memory of) an allocator.
+	 * @param allocator the allocator
+	 * @return the factory
+	 */
+	static LeakTrackingDataBufferFactory nettyPooled(PooledByteBufAllocator allocator) {
+		return new NettyPooled(allocator);
 	}
 
 	private static void checkAllocation(int capacity) {

@@ -17,6 +17,7 @@ import io.fastpath.form.FormArgumentsWebFluxConfigurer;
 import io.fastpath.form.FormParam;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.json.JsonArrayDecoding;
+import io.fastpath.json.JsonBatchEncoding;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
@@ -39,11 +40,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.config.DelegatingWebFluxConfiguration;
 import org.springframework.web.reactive.config.EnableWebFlux;
@@ -78,6 +82,19 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * ({@link Order}), the count answered.</li>
  * <li>{@code records-flux}: the same records as {@code @RequestBody Flux<T>}, counted.</li>
  * </ul>
+ * <p>Responses ({@code GET}, {@code request} named for what the controller returns and
+ * how many records, 10 or 1000, of the same flat records):
+ * <ul>
+ * <li>{@code flux-json-1000}, {@code flux-ndjson-1000}, {@code flux-sse-1000} (and
+ * {@code -10}): a {@code Flux<T>} built per request over the records, as a repository
+ * gives one, written as a JSON array, NDJSON, or server-sent events.</li>
+ * <li>{@code list-1000} (and {@code -10}): a {@code List<T>} of the same records.</li>
+ * <li>{@code bytes-1000} (and {@code -10}): the reference, the limit of what writing
+ * these records can cost: the same JSON written by the mapper into one {@code byte[]} per
+ * request, returned as {@code byte[]}.</li>
+ * </ul>
+ * Before measuring, the two servers' answers are compared: the same status and the same
+ * body bytes (chunks joined).
  */
 @State(Scope.Benchmark)
 // Real HTTP warms up slowly on two cores (see WebClientBenchmark).
@@ -94,7 +111,9 @@ public class HttpRequestBenchmark {
 	private static final String FIVE_FIELDS = "name=Ada+Lovelace&email=ada%40example.com&age=36&city=London"
 			+ "&message=Hello%2C+world%21";
 
-	@Param({ "form-5", "bind-5", "bind-50", "records", "orders", "records-flux" })
+	@Param({ "form-5", "bind-5", "bind-50", "records", "orders", "records-flux", "flux-json-1000", "flux-json-10",
+			"flux-ndjson-1000", "flux-ndjson-10", "flux-sse-1000", "flux-sse-10", "list-1000", "list-10", "bytes-1000",
+			"bytes-10" })
 	public String request;
 
 	private Server stockServer;
@@ -133,7 +152,23 @@ public class HttpRequestBenchmark {
 				this.stockRequest = RawHttpClient.post("/orders", JSON, mapper.writeValueAsBytes(orders(new Random(SEED))));
 				this.fastpathRequest = this.stockRequest;
 			}
-			default -> throw new IllegalArgumentException("Unknown request " + this.request);
+			default -> {
+				// GET /write/{flux|list|bytes}?count=N, with the media type of the row
+				String[] parts = this.request.split("-");
+				String kind = parts[0];
+				String count = parts[parts.length - 1];
+				String accept = switch ((parts.length == 3) ? parts[1] : "json") {
+					case "json" -> JSON;
+					case "ndjson" -> "application/x-ndjson";
+					case "sse" -> "text/event-stream";
+					default -> throw new IllegalArgumentException("Unknown request " + this.request);
+				};
+				if (!List.of("flux", "list", "bytes").contains(kind)) {
+					throw new IllegalArgumentException("Unknown request " + this.request);
+				}
+				this.stockRequest = RawHttpClient.get("/write/" + kind + "?count=" + count, accept);
+				this.fastpathRequest = this.stockRequest;
+			}
 		}
 		String stockAnswer = this.stockServer.client().answer(this.stockRequest);
 		String fastpathAnswer = this.fastpathServer.client().answer(this.fastpathRequest);
@@ -206,7 +241,7 @@ public class HttpRequestBenchmark {
 	}
 
 	/** One application on a loopback port, and a client connected to it. */
-	private record Server(AnnotationConfigApplicationContext context, DisposableServer server, RawHttpClient client) {
+	record Server(AnnotationConfigApplicationContext context, DisposableServer server, RawHttpClient client) {
 
 		static Server start(Class<?> webFlux) throws IOException {
 			AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(webFlux,
@@ -232,15 +267,17 @@ public class HttpRequestBenchmark {
 	 * The same codecs on both sides: a limit that holds the largest body here (about
 	 * 150 KB), and a plain mapper. Spring's default JSON decoder registers every Jackson
 	 * module on the class path, Blackbird included, where Boot with the starter keeps it out
-	 * of the application's mapper (Fastpath reads with a twin that has it).
+	 * of the application's mapper (Fastpath reads with a twin that has it). The encoder too,
+	 * with the mapper that writes the {@code bytes} reference.
 	 */
 	private static void configureCodecs(ServerCodecConfigurer codecs) {
-		configureCodecs(codecs, JsonMapper.builder().build());
+		configureCodecs(codecs, JsonMapper.builder().build(), Endpoints.MAPPER);
 	}
 
-	private static void configureCodecs(ServerCodecConfigurer codecs, JsonMapper mapper) {
+	private static void configureCodecs(ServerCodecConfigurer codecs, JsonMapper reading, JsonMapper writing) {
 		codecs.defaultCodecs().maxInMemorySize(1024 * 1024);
-		codecs.defaultCodecs().jacksonJsonDecoder(new JacksonJsonDecoder(mapper));
+		codecs.defaultCodecs().jacksonJsonDecoder(new JacksonJsonDecoder(reading));
+		codecs.defaultCodecs().jacksonJsonEncoder(new JacksonJsonEncoder(writing));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -254,24 +291,32 @@ public class HttpRequestBenchmark {
 
 	}
 
-	/** Stock WebFlux whose JSON mapper has Jackson's Blackbird module: stock tuned in one step. */
+	/**
+	 * Stock WebFlux whose JSON mapper, reading and writing, has Jackson's Blackbird module:
+	 * stock tuned in one step.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@EnableWebFlux
 	static class StockBlackbirdWebFlux implements WebFluxConfigurer {
 
 		@Override
 		public void configureHttpMessageCodecs(ServerCodecConfigurer configurer) {
-			configureCodecs(configurer, JsonMapper.builder().addModule(new BlackbirdModule()).build());
+			JsonMapper blackbird = JsonMapper.builder().addModule(new BlackbirdModule()).build();
+			configureCodecs(configurer, blackbird, blackbird);
 		}
 
 	}
 
 	/**
 	 * WebFlux with Fastpath registered by hand: the codec configurer decorated (JSON,
-	 * whole-body aggregation, lazy forms) and the form controller arguments.
+	 * whole-body aggregation, lazy forms; JSON written in batches) and the form controller
+	 * arguments.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class FastpathWebFlux extends DelegatingWebFluxConfiguration {
+
+		/** The batch cap, {@code -Dfastpath.batch-cap=...} to compare caps. */
+		private static final int BATCH_CAP = Integer.getInteger("fastpath.batch-cap", JsonBatchEncoding.DEFAULT_CAP);
 
 		@Bean
 		@Override
@@ -281,7 +326,7 @@ public class HttpRequestBenchmark {
 				throw new IllegalStateException("Creators are not optimized, as they are by default with the starter");
 			}
 			return new DecoratingServerCodecConfigurer(super.serverCodecConfigurer(),
-					List.of(json, new WholeBodyAggregation(), new LazyFormDecoding()));
+					List.of(json, new WholeBodyAggregation(), new LazyFormDecoding()), List.of(new JsonBatchEncoding(BATCH_CAP)));
 		}
 
 		@Bean
@@ -305,6 +350,26 @@ public class HttpRequestBenchmark {
 
 	@RestController
 	static class Endpoints {
+
+		static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+		/** What a repository holds: the records the responses are made of. */
+		private static final List<Pojo> RECORDS = pojos(new Random(SEED));
+
+		@GetMapping(path = "/write/flux", produces = { JSON, "application/x-ndjson", "text/event-stream" })
+		Flux<Pojo> writeFlux(@RequestParam int count) {
+			return Flux.fromIterable(RECORDS.subList(0, count));
+		}
+
+		@GetMapping(path = "/write/list", produces = JSON)
+		List<Pojo> writeList(@RequestParam int count) {
+			return RECORDS.subList(0, count);
+		}
+
+		@GetMapping(path = "/write/bytes", produces = JSON)
+		byte[] writeBytes(@RequestParam int count) {
+			return MAPPER.writeValueAsBytes(RECORDS.subList(0, count));
+		}
 
 		@PostMapping("/form")
 		Mono<String> form(ServerWebExchange exchange) {

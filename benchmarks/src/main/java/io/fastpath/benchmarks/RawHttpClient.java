@@ -11,12 +11,15 @@ import java.nio.charset.StandardCharsets;
 /**
  * An HTTP/1.1 client on one kept-alive loopback connection that allocates next to nothing
  * per request: the request is bytes made once, and the answer is read into an array
- * reused from call to call. For benchmarks whose B/op must be the server's. Reads only
- * answers framed by a {@code Content-Length}, which WebFlux gives a single value.
+ * reused from call to call. For benchmarks whose B/op must be the server's. Reads
+ * answers framed by a {@code Content-Length}, which WebFlux gives a single value, and
+ * chunked answers (a {@code Flux} response), without trailers.
  */
 final class RawHttpClient implements AutoCloseable {
 
 	private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] CHUNKED = "transfer-encoding: chunked".getBytes(StandardCharsets.US_ASCII);
 
 	private final Socket socket;
 
@@ -52,6 +55,14 @@ final class RawHttpClient implements AutoCloseable {
 	}
 
 	/**
+	 * The bytes of a GET request that accepts the given media type.
+	 */
+	static byte[] get(String path, String accept) {
+		return ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept: " + accept + "\r\n\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/**
 	 * Send a request and read the whole answer.
 	 * @return the answer's status
 	 */
@@ -67,6 +78,13 @@ final class RawHttpClient implements AutoCloseable {
 			length = read(length);
 		}
 		this.bodyStart = headEnd + 4;
+		if (headerAt(CHUNKED, headEnd) >= 0) {
+			length = readChunks(length);
+			if (length > this.bodyEnd) {
+				throw new IOException("More bytes than the chunked answer: a pipelining client is not one");
+			}
+			return digit(9) * 100 + digit(10) * 10 + digit(11);
+		}
 		this.bodyEnd = this.bodyStart + contentLength(headEnd);
 		if (this.bodyEnd > this.answer.length) {
 			byte[] larger = new byte[this.bodyEnd];
@@ -88,8 +106,72 @@ final class RawHttpClient implements AutoCloseable {
 	 */
 	String answer(byte[] request) throws IOException {
 		int status = exchange(request);
-		return status + " " + new String(this.answer, this.bodyStart, this.bodyEnd - this.bodyStart,
-				StandardCharsets.UTF_8);
+		if (headerAt(CHUNKED, this.bodyStart - 4) < 0) {
+			return status + " " + new String(this.answer, this.bodyStart, this.bodyEnd - this.bodyStart,
+					StandardCharsets.UTF_8);
+		}
+		ByteArrayOutputStream body = new ByteArrayOutputStream();
+		int at = this.bodyStart;
+		for (;;) {
+			int lineEnd = indexOfLineEnd(at, this.bodyEnd);
+			int size = chunkSize(at, lineEnd);
+			if (size == 0) {
+				return status + " " + body.toString(StandardCharsets.UTF_8);
+			}
+			body.write(this.answer, lineEnd + 2, size);
+			at = lineEnd + 2 + size + 2;
+		}
+	}
+
+	/**
+	 * Read the chunks of a chunked answer, growing the array as needed, up to the last
+	 * chunk, and set where the body (its chunks, framing included) ends.
+	 * @return how many bytes of the answer are read
+	 */
+	private int readChunks(int length) throws IOException {
+		int at = this.bodyStart;
+		for (;;) {
+			int lineEnd;
+			while ((lineEnd = indexOfLineEnd(at, length)) < 0) {
+				length = readGrowing(length);
+			}
+			int size = chunkSize(at, lineEnd);
+			int end = lineEnd + 2 + size + 2;
+			while (length < end) {
+				length = readGrowing(length);
+			}
+			at = end;
+			if (size == 0) {
+				this.bodyEnd = end;
+				return length;
+			}
+		}
+	}
+
+	private int readGrowing(int length) throws IOException {
+		if (length == this.answer.length) {
+			byte[] larger = new byte[this.answer.length * 2];
+			System.arraycopy(this.answer, 0, larger, 0, length);
+			this.answer = larger;
+		}
+		return read(length);
+	}
+
+	private int indexOfLineEnd(int from, int length) {
+		for (int i = from; i + 1 < length; i++) {
+			if (this.answer[i] == '\r' && this.answer[i + 1] == '\n') {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	private int chunkSize(int from, int lineEnd) {
+		int size = 0;
+		for (int i = from; i < lineEnd; i++) {
+			size = size * 16 + Character.digit(this.answer[i], 16);
+		}
+		return size;
 	}
 
 	private int read(int length) throws IOException {
@@ -110,9 +192,19 @@ final class RawHttpClient implements AutoCloseable {
 		return -1;
 	}
 
+	/** Where the head has a line that starts with the given lower-case text, or -1. */
+	private int headerAt(byte[] name, int headEnd) {
+		for (int i = 0; i + name.length < headEnd; i++) {
+			if ((i == 0 || this.answer[i - 1] == '\n') && startsWithIgnoringCase(name, i)) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
 	private int contentLength(int headEnd) throws IOException {
 		for (int i = 0; i + CONTENT_LENGTH.length < headEnd; i++) {
-			if ((i == 0 || this.answer[i - 1] == '\n') && startsWithIgnoringCase(i)) {
+			if ((i == 0 || this.answer[i - 1] == '\n') && startsWithIgnoringCase(CONTENT_LENGTH, i)) {
 				int at = i + CONTENT_LENGTH.length;
 				while (this.answer[at] == ' ') {
 					at++;
@@ -127,9 +219,9 @@ final class RawHttpClient implements AutoCloseable {
 		throw new IOException("An answer without a Content-Length");
 	}
 
-	private boolean startsWithIgnoringCase(int at) {
-		for (int i = 0; i < CONTENT_LENGTH.length; i++) {
-			if (Character.toLowerCase(this.answer[at + i]) != CONTENT_LENGTH[i]) {
+	private boolean startsWithIgnoringCase(byte[] text, int at) {
+		for (int i = 0; i < text.length; i++) {
+			if (Character.toLowerCase(this.answer[at + i]) != text[i]) {
 				return false;
 			}
 		}

@@ -6,6 +6,7 @@ import java.util.List;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -15,7 +16,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Request bodies read with {@code @RequestBody}: one order, a JSON array of orders as a
  * {@code List} (parsed in place) and as a {@code Flux} (elements as they arrive), and an
- * array of numbers as {@code long[]} (no boxing). Plain Spring code: Fastpath serves it
+ * array of numbers as {@code long[]} (no boxing); and a response body written from a
+ * {@code Flux}. Plain Spring code: Fastpath serves it
  * without a change.
  */
 @RestController
@@ -52,6 +54,16 @@ class OrderController {
 	@GetMapping("/catalog/orders")
 	List<Order> catalog(@RequestParam(defaultValue = "100") int count) {
 		return Order.examples(Math.min(count, 10_000));
+	}
+
+	/**
+	 * Recent orders, as a reactive repository gives them: a {@code Flux} built per request,
+	 * written as a JSON array, NDJSON or server-sent events, as the client accepts.
+	 */
+	@GetMapping(path = "/orders/recent", produces = { MediaType.APPLICATION_JSON_VALUE,
+			MediaType.APPLICATION_NDJSON_VALUE, MediaType.TEXT_EVENT_STREAM_VALUE })
+	Flux<Order> recent(@RequestParam(defaultValue = "100") int count) {
+		return Flux.fromIterable(Order.examples(Math.min(count, 10_000)));
 	}
 
 	@PostMapping(path = "/echo", consumes = "text/plain", produces = "text/plain")

@@ -58,6 +58,7 @@ class SampleLeakSoakTests {
 				new Request("POST", "/orders/stream", JSON, orders, 200),
 				new Request("POST", "/orders/ids", JSON, "[1,2,3,4,5,6,7,8,9,10]", 200),
 				new Request("GET", "/catalog/summary?count=50", null, null, 200),
+				new Request("GET", "/orders/recent?count=200", null, null, 200),
 				new Request("GET", "/catalog/entity-summary?count=50", null, null, 200),
 				new Request("POST", "/signup", FORM, "email=a%40b.io&seats=2&tag=x&tag=y", 200),
 				new Request("POST", "/search?q=tea", FORM, "q=cake&size=10", 200),

@@ -1,0 +1,117 @@
+package io.fastpath.json;
+
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.http.HttpLogging;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.HttpMessageEncoder;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.util.MimeType;
+
+/**
+ * A stock {@link JacksonJsonEncoder} whose multi-value publishers are written in batches
+ * ({@link ReadyBatches}): one buffer for the values the source has ready, where the stock
+ * encoder gives each value a buffer of its own (and with it a write and, on HTTP/1.1, a
+ * chunk). The bytes are the stock encoder's: its mapper, writer, hints, encoding,
+ * array syntax and stream separator. A {@code Mono} and single values are the stock
+ * encoder's own.
+ *
+ * @author Fastpath
+ */
+final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
+
+	private static final Log logger = HttpLogging.forLogName(BatchingJsonEncoder.class);
+
+	private final JacksonJsonEncoder stock;
+
+	private final int cap;
+
+	/**
+	 * Batch what the given encoder writes.
+	 * @param stock the encoder
+	 * @param cap the size past which a batch is emitted
+	 */
+	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap) {
+		this.stock = stock;
+		this.cap = cap;
+	}
+
+	/** Return the encoder whose output this batches. */
+	JacksonJsonEncoder getStock() {
+		return this.stock;
+	}
+
+	@Override
+	public boolean canEncode(ResolvableType elementType, @Nullable MimeType mimeType) {
+		return this.stock.canEncode(elementType, mimeType);
+	}
+
+	@Override
+	public Flux<DataBuffer> encode(Publisher<?> inputStream, DataBufferFactory bufferFactory,
+			ResolvableType elementType, @Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		if (inputStream instanceof Mono) {
+			return this.stock.encode(inputStream, bufferFactory, elementType, mimeType, hints);
+		}
+		return new ReadyBatches<Object>(inputStream, bufferFactory,
+				() -> writer(elementType, mimeType, hints), this.cap);
+	}
+
+	/** The writer of one body, created when it is subscribed to, as the stock encoder does. */
+	private BatchWriter<Object> writer(ResolvableType elementType, @Nullable MimeType mimeType,
+			@Nullable Map<String, Object> hints) {
+		JsonMapper mapper = StockJsonWriting.selectMapper(this.stock, elementType, mimeType);
+		if (mapper == null) {
+			throw new IllegalStateException("No ObjectMapper for " + elementType);
+		}
+		ObjectWriter writer = StockJsonWriting.objectWriter(this.stock, mapper, elementType, mimeType, hints);
+		BatchOutputStream output = new BatchOutputStream();
+		// Created from the mapper, as the stock encoder creates it: the writer's view and
+		// filters apply to the values, the mapper's settings to the generator.
+		JsonGenerator generator = mapper.createGenerator(output, StockJsonWriting.jsonEncoding(mimeType));
+		JsonValueWriter values = new JsonValueWriter(output, generator, writer.writeValues(generator), logger, hints);
+		return new JsonSequenceBatchWriter(values, StockJsonWriting.separator(this.stock, mimeType));
+	}
+
+	@Override
+	public DataBuffer encodeValue(Object value, DataBufferFactory bufferFactory, ResolvableType valueType,
+			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		return this.stock.encodeValue(value, bufferFactory, valueType, mimeType, hints);
+	}
+
+	@Override
+	public List<MimeType> getEncodableMimeTypes() {
+		return this.stock.getEncodableMimeTypes();
+	}
+
+	@Override
+	public List<MimeType> getEncodableMimeTypes(ResolvableType elementType) {
+		return this.stock.getEncodableMimeTypes(elementType);
+	}
+
+	@Override
+	public List<MediaType> getStreamingMediaTypes() {
+		return this.stock.getStreamingMediaTypes();
+	}
+
+	@Override
+	public Map<String, Object> getEncodeHints(@Nullable ResolvableType actualType, ResolvableType elementType,
+			@Nullable MediaType mediaType, ServerHttpRequest request, ServerHttpResponse response) {
+		return this.stock.getEncodeHints(actualType, elementType, mediaType, request, response);
+	}
+
+}

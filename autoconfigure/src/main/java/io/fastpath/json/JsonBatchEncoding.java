@@ -1,0 +1,78 @@
+package io.fastpath.json;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.fastpath.codec.HttpMessageWriterDecorator;
+
+import org.springframework.http.codec.EncoderHttpMessageWriter;
+import org.springframework.http.codec.HttpMessageWriter;
+import org.springframework.http.codec.ServerSentEventHttpMessageWriter;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.util.Assert;
+
+/**
+ * Puts batching writers in place of the stock Jackson JSON writers, in the same position
+ * and with the same encoder instance (its mapper, registrations, MIME types, streaming
+ * types): the plain {@link EncoderHttpMessageWriter} of a {@link JacksonJsonEncoder}
+ * writes a {@code Flux} (any multi-value publisher) as a JSON array or stream in batches,
+ * and the plain {@link ServerSentEventHttpMessageWriter} whose encoder is a
+ * {@code JacksonJsonEncoder} writes events in batches. Exactly those classes: a subclass
+ * may write otherwise. {@code Mono} and single values are written as stock writes them.
+ * <p>A batch holds the values the source has ready, up to {@value #DEFAULT_CAP} bytes
+ * (a batch holds whole values, so its last value may take it past that): no value waits
+ * for another, and a streaming body is flushed after each batch, where stock flushes
+ * after each value.
+ *
+ * @author Fastpath
+ */
+public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
+
+	/**
+	 * The size past which a batch is emitted: the order of what Netty writes to a socket
+	 * at once, so that a batch costs one write and a large body is not held whole.
+	 */
+	public static final int DEFAULT_CAP = 16 * 1024;
+
+	private final int cap;
+
+	/**
+	 * Create a decoration with batches of up to {@value #DEFAULT_CAP} bytes.
+	 */
+	public JsonBatchEncoding() {
+		this(DEFAULT_CAP);
+	}
+
+	/**
+	 * Create a decoration.
+	 * @param cap the size in bytes past which a batch is emitted
+	 */
+	public JsonBatchEncoding(int cap) {
+		Assert.isTrue(cap > 0, "'cap' must be positive");
+		this.cap = cap;
+	}
+
+	@Override
+	public List<HttpMessageWriter<?>> decorate(List<HttpMessageWriter<?>> writers) {
+		List<HttpMessageWriter<?>> result = new ArrayList<>(writers.size());
+		for (HttpMessageWriter<?> writer : writers) {
+			result.add(decorate(writer));
+		}
+		return result;
+	}
+
+	private HttpMessageWriter<?> decorate(HttpMessageWriter<?> writer) {
+		if (writer.getClass() == EncoderHttpMessageWriter.class
+				&& ((EncoderHttpMessageWriter<?>) writer).getEncoder().getClass() == JacksonJsonEncoder.class) {
+			JacksonJsonEncoder encoder = (JacksonJsonEncoder) ((EncoderHttpMessageWriter<?>) writer).getEncoder();
+			return new EncoderHttpMessageWriter<>(new BatchingJsonEncoder(encoder, this.cap));
+		}
+		if (writer.getClass() == ServerSentEventHttpMessageWriter.class
+				&& ((ServerSentEventHttpMessageWriter) writer).getEncoder() instanceof JacksonJsonEncoder encoder
+				&& encoder.getClass() == JacksonJsonEncoder.class) {
+			return new BatchingServerSentEventWriter((ServerSentEventHttpMessageWriter) writer, encoder, this.cap);
+		}
+		return writer;
+	}
+
+}

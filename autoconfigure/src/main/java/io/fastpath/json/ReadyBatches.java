@@ -1,0 +1,356 @@
+package io.fastpath.json;
+
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Operators;
+import reactor.util.concurrent.Queues;
+import reactor.util.context.Context;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
+
+/**
+ * The values of a source written in batches: each buffer holds every value the source had
+ * ready when it was emitted, up to a cap. No value waits for another: when the source has
+ * nothing more ready and the downstream has asked for a buffer, the batch goes out.
+ * <p>A value is "ready" when it is queued: delivered while this operator asked the source
+ * for more (a source that emits as it is requested, such as a {@code Flux} over a list,
+ * delivers a whole prefetch at once), or while it was writing the values before it. A
+ * source that delivers values one at a time from a thread of its own gets a batch of
+ * each value that arrives while the previous ones are written.
+ * <p>A drain loop in the manner of Reactor Netty's {@code MonoSendMany} (queue,
+ * work-in-progress counter, bounded prefetch): Reactor has no operator that groups
+ * "what is there now" without a timer, and {@code Flux#buffer} would hold a list of
+ * values where this writes them straight into the buffer that is sent. Backpressure: a
+ * batch is emitted only when requested; without demand the batch grows to the cap, and
+ * then the values stay in the queue (at most the prefetch) and no more are requested.
+ * <p>The buffers it holds (the batch not yet emitted) it releases itself, once, on cancel
+ * and error, and never hands to Reactor's discard hooks (WebFlux registers hooks of its
+ * own downstream, and each would release the buffer again).
+ *
+ * @param <T> the type of the values
+ * @author Fastpath
+ */
+final class ReadyBatches<T> extends Flux<DataBuffer> {
+
+	/** Values requested from the source ahead of writing. */
+	static final int PREFETCH = 32;
+
+	/** The capacity of the first batch, before the size of batches is known. */
+	private static final int FIRST_CAPACITY = 1024;
+
+	private final Publisher<? extends T> source;
+
+	private final DataBufferFactory bufferFactory;
+
+	private final Supplier<BatchWriter<T>> writers;
+
+	private final int cap;
+
+	/**
+	 * Create batches of the values of the given source.
+	 * @param source the values
+	 * @param bufferFactory the factory to allocate batches from
+	 * @param writers gives the writer of each subscription
+	 * @param cap the size past which a batch is emitted (a batch holds whole values, so
+	 * it may exceed the cap by its last value)
+	 */
+	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
+			int cap) {
+		this.source = source;
+		this.bufferFactory = bufferFactory;
+		this.writers = writers;
+		this.cap = cap;
+	}
+
+	@Override
+	public void subscribe(CoreSubscriber<? super DataBuffer> actual) {
+		BatchWriter<T> writer;
+		try {
+			writer = this.writers.get();
+		}
+		catch (Throwable ex) {
+			Operators.error(actual, Operators.onOperatorError(ex, actual.currentContext()));
+			return;
+		}
+		this.source.subscribe(new BatchingSubscriber<>(actual, this.bufferFactory, writer, this.cap));
+	}
+
+	static final class BatchingSubscriber<T> implements CoreSubscriber<T>, Subscription {
+
+		@SuppressWarnings("rawtypes")
+		private static final AtomicIntegerFieldUpdater<BatchingSubscriber> WIP = AtomicIntegerFieldUpdater
+			.newUpdater(BatchingSubscriber.class, "wip");
+
+		@SuppressWarnings("rawtypes")
+		private static final AtomicLongFieldUpdater<BatchingSubscriber> REQUESTED = AtomicLongFieldUpdater
+			.newUpdater(BatchingSubscriber.class, "requested");
+
+		/** Values written between two requests to the source. */
+		private static final int REPLENISH = PREFETCH - (PREFETCH >> 2);
+
+		private final CoreSubscriber<? super DataBuffer> actual;
+
+		private final DataBufferFactory bufferFactory;
+
+		private final BatchWriter<T> writer;
+
+		private final int cap;
+
+		private final Queue<T> queue = Queues.<T>get(PREFETCH).get();
+
+		private @Nullable Subscription upstream;
+
+		private volatile int wip;
+
+		private volatile long requested;
+
+		private volatile boolean done;
+
+		private @Nullable Throwable error;
+
+		private volatile boolean cancelled;
+
+		// Owned by the drain loop.
+
+		private boolean prefetched;
+
+		private long emitted;
+
+		private int consumed;
+
+		private @Nullable DataBuffer batch;
+
+		private int nextCapacity = FIRST_CAPACITY;
+
+		/** Whether the end of the body is written (the last batch may still wait for demand). */
+		private boolean completed;
+
+		/** Whether writing failed: no more values are written, the error ends the body. */
+		private boolean stopped;
+
+		BatchingSubscriber(CoreSubscriber<? super DataBuffer> actual, DataBufferFactory bufferFactory,
+				BatchWriter<T> writer, int cap) {
+			this.actual = actual;
+			this.bufferFactory = bufferFactory;
+			this.writer = writer;
+			this.cap = cap;
+		}
+
+		@Override
+		public Context currentContext() {
+			return this.actual.currentContext();
+		}
+
+		@Override
+		public void onSubscribe(Subscription subscription) {
+			if (Operators.validate(this.upstream, subscription)) {
+				this.upstream = subscription;
+				this.actual.onSubscribe(this);
+				// The first request is made from the drain loop, so that a source that emits
+				// as it is requested fills the queue before the first batch is written.
+				drain();
+			}
+		}
+
+		@Override
+		public void onNext(T value) {
+			if (this.done) {
+				Operators.onNextDropped(value, currentContext());
+				return;
+			}
+			if (!this.queue.offer(value)) {
+				upstream().cancel();
+				onError(Operators.onOperatorError(Exceptions.failWithOverflow(Exceptions.BACKPRESSURE_ERROR_QUEUE_FULL),
+						currentContext()));
+				return;
+			}
+			drain();
+		}
+
+		@Override
+		public void onError(Throwable error) {
+			if (this.done) {
+				Operators.onErrorDropped(error, currentContext());
+				return;
+			}
+			this.error = error;
+			this.done = true;
+			drain();
+		}
+
+		@Override
+		public void onComplete() {
+			if (this.done) {
+				return;
+			}
+			this.done = true;
+			drain();
+		}
+
+		@Override
+		public void request(long n) {
+			if (Operators.validate(n)) {
+				Operators.addCap(REQUESTED, this, n);
+				drain();
+			}
+		}
+
+		@Override
+		public void cancel() {
+			if (this.cancelled) {
+				return;
+			}
+			this.cancelled = true;
+			upstream().cancel();
+			drain();
+		}
+
+		private Subscription upstream() {
+			Subscription upstream = this.upstream;
+			if (upstream == null) {
+				throw new IllegalStateException("Not subscribed");
+			}
+			return upstream;
+		}
+
+		private void drain() {
+			if (WIP.getAndIncrement(this) != 0) {
+				return;
+			}
+			int missed = 1;
+			for (;;) {
+				if (!this.prefetched) {
+					this.prefetched = true;
+					upstream().request(PREFETCH);
+				}
+				if (!drainReady()) {
+					return;
+				}
+				missed = WIP.addAndGet(this, -missed);
+				if (missed == 0) {
+					return;
+				}
+			}
+		}
+
+		/**
+		 * Write what is queued and emit what is requested.
+		 * @return false once the body has ended (the loop is never left again)
+		 */
+		private boolean drainReady() {
+			for (;;) {
+				if (this.cancelled) {
+					releaseAll();
+					return false;
+				}
+				boolean demand = this.requested != this.emitted;
+				DataBuffer current = this.batch;
+				if (current != null && current.readableByteCount() >= this.cap) {
+					if (!demand) {
+						return true;
+					}
+					emit(current);
+					continue;
+				}
+				boolean done = this.done;
+				T value = this.stopped ? null : this.queue.poll();
+				if (value == null) {
+					if (done) {
+						return !end(demand);
+					}
+					if (current != null && demand) {
+						emit(current);
+					}
+					return true;
+				}
+				if (current == null) {
+					current = this.bufferFactory.allocateBuffer(this.nextCapacity);
+					this.batch = current;
+				}
+				try {
+					this.writer.write(value, current);
+				}
+				catch (Throwable ex) {
+					stop(ex);
+					continue;
+				}
+				if (++this.consumed == REPLENISH) {
+					this.consumed = 0;
+					upstream().request(REPLENISH);
+				}
+			}
+		}
+
+		/** End the body with an error of writing: the values written before it go out first. */
+		private void stop(Throwable ex) {
+			this.stopped = true;
+			upstream().cancel();
+			this.queue.clear();
+			this.error = Operators.onOperatorError(ex, currentContext());
+			this.done = true;
+		}
+
+		/**
+		 * End the body once the source has ended and everything it sent is written: with
+		 * the values written before an error, as stock sends them before the error.
+		 * @return whether it ended: false while a last batch waits for demand
+		 */
+		private boolean end(boolean demand) {
+			if (this.error == null && !this.completed) {
+				this.completed = true;
+				try {
+					this.batch = this.writer.complete(this.batch, this.bufferFactory);
+				}
+				catch (Throwable ex) {
+					stop(ex);
+				}
+			}
+			DataBuffer last = this.batch;
+			if (last != null && last.readableByteCount() > 0) {
+				if (!demand) {
+					return false;
+				}
+				emit(last);
+			}
+			releaseAll();
+			Throwable error = this.error;
+			if (error != null) {
+				this.actual.onError(error);
+			}
+			else {
+				this.actual.onComplete();
+			}
+			return true;
+		}
+
+		private void emit(DataBuffer current) {
+			this.batch = null;
+			this.nextCapacity = Math.max(FIRST_CAPACITY, Math.min(this.cap, current.readableByteCount()));
+			this.emitted++;
+			this.actual.onNext(current);
+		}
+
+		private void releaseAll() {
+			DataBuffer current = this.batch;
+			this.batch = null;
+			if (current != null) {
+				DataBufferUtils.release(current);
+			}
+			this.queue.clear();
+			this.writer.release();
+		}
+
+	}
+
+}

@@ -1,0 +1,115 @@
+package io.fastpath.json;
+
+import java.nio.charset.Charset;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonEncoding;
+import tools.jackson.core.util.DefaultIndenter;
+import tools.jackson.core.util.DefaultPrettyPrinter;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.ser.FilterProvider;
+
+import org.springframework.core.GenericTypeResolver;
+import org.springframework.core.ResolvableType;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.JacksonCodecSupport;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.util.MimeType;
+
+/**
+ * How a stock {@link JacksonJsonEncoder} (exactly that class, whose protected methods are
+ * known) writes: its mapper for a type and media type, its {@code ObjectWriter} for the
+ * hints ({@code @JsonView}, filters), its JSON encoding for a charset, its separator for
+ * streaming media types. The encoder keeps these to itself (protected or private), so
+ * they are derived here from what it makes public, to the same result.
+ *
+ * @author Fastpath
+ */
+final class StockJsonWriting {
+
+	private static final byte[] NEWLINE = { '\n' };
+
+	private static final Map<String, JsonEncoding> ENCODINGS = new HashMap<>();
+
+	static {
+		for (JsonEncoding encoding : JsonEncoding.values()) {
+			ENCODINGS.put(encoding.getJavaName(), encoding);
+		}
+		ENCODINGS.put("US-ASCII", JsonEncoding.UTF8);
+	}
+
+	private StockJsonWriting() {
+	}
+
+	/**
+	 * The mapper the encoder writes the type with, through its public registrations.
+	 * @return the mapper, or {@code null} when the type has registrations and none for
+	 * the media type
+	 */
+	static @Nullable JsonMapper selectMapper(JacksonJsonEncoder encoder, ResolvableType type,
+			@Nullable MimeType mimeType) {
+		if (mimeType == null) {
+			return encoder.getMapper();
+		}
+		Map<MimeType, JsonMapper> registrations = encoder.getMappersForType(type.toClass());
+		if (registrations == null || registrations.isEmpty()) {
+			return encoder.getMapper();
+		}
+		for (Map.Entry<MimeType, JsonMapper> registration : registrations.entrySet()) {
+			if (registration.getKey().includes(mimeType)) {
+				return registration.getValue();
+			}
+		}
+		return null;
+	}
+
+	/** The writer the encoder creates for the type, media type and hints. */
+	static ObjectWriter objectWriter(JacksonJsonEncoder encoder, JsonMapper mapper, ResolvableType type,
+			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		JavaType javaType = encoder.getMapper().constructType(GenericTypeResolver.resolveType(type.getType(), (Class<?>) null));
+		Class<?> view = null;
+		FilterProvider filters = null;
+		if (hints != null) {
+			view = (Class<?>) hints.get(JacksonCodecSupport.JSON_VIEW_HINT);
+			filters = (FilterProvider) hints.get(JacksonCodecSupport.FILTER_PROVIDER_HINT);
+		}
+		ObjectWriter writer = (view != null) ? mapper.writerWithView(view) : mapper.writer();
+		if (filters != null) {
+			writer = writer.with(filters);
+		}
+		if (javaType.isContainerType()) {
+			writer = writer.forType(javaType);
+		}
+		// The encoder indents a value written as an event's data with "data:" on each line.
+		if (MediaType.TEXT_EVENT_STREAM.isCompatibleWith(mimeType)
+				&& writer.getConfig().isEnabled(SerializationFeature.INDENT_OUTPUT)) {
+			DefaultPrettyPrinter printer = new DefaultPrettyPrinter();
+			printer.indentObjectsWith(new DefaultIndenter("  ", "\ndata:"));
+			writer = writer.with(printer);
+		}
+		return writer;
+	}
+
+	/** The JSON encoding of the charset of the media type; UTF-8 when it has none. */
+	static JsonEncoding jsonEncoding(@Nullable MimeType mimeType) {
+		Charset charset = (mimeType != null) ? mimeType.getCharset() : null;
+		JsonEncoding encoding = (charset != null) ? ENCODINGS.get(charset.name()) : null;
+		return (encoding != null) ? encoding : JsonEncoding.UTF8;
+	}
+
+	/** What follows each value written as the media type: a newline for a streaming type. */
+	static byte @Nullable [] separator(JacksonJsonEncoder encoder, @Nullable MimeType mimeType) {
+		for (MediaType streaming : encoder.getStreamingMediaTypes()) {
+			if (streaming.isCompatibleWith(mimeType)) {
+				return NEWLINE;
+			}
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,278 @@
+package io.fastpath.json;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.annotation.JsonView;
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.fastpath.test.NoDroppedErrorsExtension;
+import io.fastpath.test.TestSeed;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.EncoderHttpMessageWriter;
+import org.springframework.http.codec.HttpMessageWriter;
+import org.springframework.http.codec.JacksonCodecSupport;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.http.codec.ServerSentEventHttpMessageWriter;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The batching writers write the bytes the stock writers write: random lists of values
+ * (none, one, many; strings that need escapes, non-ASCII text, null fields, a
+ * {@code @JsonView}), as a JSON array, a {@code +json} type, NDJSON, a charset other than
+ * UTF-8, and server-sent events (plain values and {@code ServerSentEvent}s with every
+ * field), from sources that emit at once and from sources that emit from another thread,
+ * in batches of any size. Errors of the source and of the encoding at every position end
+ * both bodies after the same bytes, with the same error. Every buffer, on a counting
+ * factory, heap and Netty pooled, is released once.
+ */
+@ExtendWith({ TestSeed.class, NoDroppedErrorsExtension.class })
+class JsonBatchEncodingDifferentialTests {
+
+	private static final MediaType VENDOR_JSON = MediaType.parseMediaType("application/vnd.fastpath.test+json");
+
+	private static final MediaType UTF16_JSON = MediaType.parseMediaType("application/json;charset=UTF-16");
+
+	private static final PooledByteBufAllocator ALLOCATOR = new PooledByteBufAllocator(true);
+
+	private static final int[] CAPS = { 1, 40, 300, JsonBatchEncoding.DEFAULT_CAP };
+
+	static List<Arguments> writers() {
+		List<Arguments> arguments = new ArrayList<>();
+		for (boolean indent : new boolean[] { false, true }) {
+			for (String factory : new String[] { "heap", "netty" }) {
+				arguments.add(Arguments.of(indent, factory));
+			}
+		}
+		return arguments;
+	}
+
+	@ParameterizedTest(name = "indent {0}, {1} buffers")
+	@MethodSource("writers")
+	void randomValuesAreWrittenAsStockWritesThemInEveryMediaType(boolean indent, String factoryName) {
+		Random random = TestSeed.random("randomValues" + indent + factoryName);
+		JacksonJsonEncoder encoder = encoder(indent);
+		for (int round = 0; round < 25; round++) {
+			List<Item> items = randomItems(random);
+			int cap = CAPS[random.nextInt(CAPS.length)];
+			Map<String, Object> hints = random.nextBoolean() ? Map.of()
+					: Map.of(JacksonCodecSupport.JSON_VIEW_HINT, Summary.class);
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, VENDOR_JSON, MediaType.APPLICATION_NDJSON,
+					UTF16_JSON)) {
+				assertSameBody(new EncoderHttpMessageWriter<>(encoder),
+						new EncoderHttpMessageWriter<>(new BatchingJsonEncoder(encoder, cap)),
+						(async) -> source(items, async), ResolvableType.forClass(Item.class), mediaType, hints,
+						factoryName, round + " " + mediaType + " cap " + cap);
+			}
+			assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap),
+					(async) -> source(items, async), ResolvableType.forClass(Item.class), MediaType.TEXT_EVENT_STREAM,
+					hints, factoryName, round + " sse cap " + cap);
+			List<ServerSentEvent<Item>> events = randomEvents(random, items);
+			assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap),
+					(async) -> source(events, async),
+					ResolvableType.forClassWithGenerics(ServerSentEvent.class, Item.class), MediaType.TEXT_EVENT_STREAM,
+					hints, factoryName, round + " events cap " + cap);
+		}
+	}
+
+	@ParameterizedTest(name = "indent {0}, {1} buffers")
+	@MethodSource("writers")
+	void anErrorOfTheSourceAtAnyPositionEndsBothBodiesAlike(boolean indent, String factoryName) {
+		Random random = TestSeed.random("sourceError" + indent + factoryName);
+		JacksonJsonEncoder encoder = encoder(indent);
+		List<Item> items = randomItems(random, 12);
+		IllegalStateException boom = new IllegalStateException("boom");
+		for (int position = 0; position <= items.size(); position++) {
+			List<Item> before = items.subList(0, position);
+			Function<Boolean, Flux<Item>> source = (async) -> source(before, async).concatWith(Flux.error(boom));
+			for (int cap : CAPS) {
+				for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+					assertSameBody(new EncoderHttpMessageWriter<>(encoder),
+							new EncoderHttpMessageWriter<>(new BatchingJsonEncoder(encoder, cap)), source,
+							ResolvableType.forClass(Item.class), mediaType, Map.of(), factoryName,
+							"error at " + position + " " + mediaType + " cap " + cap);
+				}
+				assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap), source,
+						ResolvableType.forClass(Item.class), MediaType.TEXT_EVENT_STREAM, Map.of(), factoryName,
+						"error at " + position + " sse cap " + cap);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "indent {0}, {1} buffers")
+	@MethodSource("writers")
+	void aValueThatCannotBeWrittenAtAnyPositionEndsBothBodiesAlike(boolean indent, String factoryName) {
+		Random random = TestSeed.random("encodingError" + indent + factoryName);
+		JacksonJsonEncoder encoder = encoder(indent);
+		List<Item> items = randomItems(random, 8);
+		for (int position = 0; position <= items.size(); position++) {
+			List<Object> values = new ArrayList<>(items);
+			values.add(position, new Unwritable());
+			Function<Boolean, Flux<Object>> source = (async) -> source(values, async);
+			for (int cap : CAPS) {
+				for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+					assertSameBody(new EncoderHttpMessageWriter<>(encoder),
+							new EncoderHttpMessageWriter<>(new BatchingJsonEncoder(encoder, cap)), source,
+							ResolvableType.forClass(Object.class), mediaType, Map.of(), factoryName,
+							"unwritable at " + position + " " + mediaType + " cap " + cap);
+				}
+				// Stock leaks the wrapped field and end-of-event buffers of an event whose data
+				// cannot be written (they are wrapped arrays, so nothing is lost): stock's
+				// leaks are not counted here, the batching writer's are.
+				assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap), source,
+						ResolvableType.forClass(Object.class), MediaType.TEXT_EVENT_STREAM, Map.of(), factoryName,
+						"unwritable at " + position + " sse cap " + cap, false);
+			}
+		}
+	}
+
+	private static BatchingServerSentEventWriter sseWriter(JacksonJsonEncoder encoder, int cap) {
+		return new BatchingServerSentEventWriter(new ServerSentEventHttpMessageWriter(encoder), encoder, cap);
+	}
+
+	private static <T> void assertSameBody(HttpMessageWriter<?> stock, HttpMessageWriter<?> batching,
+			Function<Boolean, Flux<T>> source, ResolvableType elementType, MediaType mediaType,
+			Map<String, Object> hints, String factoryName, String description) {
+		assertSameBody(stock, batching, source, elementType, mediaType, hints, factoryName, description, true);
+	}
+
+	private static <T> void assertSameBody(HttpMessageWriter<?> stock, HttpMessageWriter<?> batching,
+			Function<Boolean, Flux<T>> source, ResolvableType elementType, MediaType mediaType,
+			Map<String, Object> hints, String factoryName, String description, boolean countStockLeaks) {
+		for (boolean async : new boolean[] { false, true }) {
+			LeakTrackingDataBufferFactory stockFactory = factory(factoryName);
+			LeakTrackingDataBufferFactory factory = factory(factoryName);
+			WrittenBody expected = WrittenBody.write(stock, source.apply(async), elementType, mediaType,
+					stockFactory.forStock(), hints);
+			WrittenBody actual = WrittenBody.write(batching, source.apply(async), elementType, mediaType, factory,
+					hints);
+			String as = description + (async ? " async" : "") + " on " + factory;
+			assertThat(new String(actual.bytes(), StandardCharsets.ISO_8859_1)).as(as)
+				.isEqualTo(new String(expected.bytes(), StandardCharsets.ISO_8859_1));
+			assertThat(actual.buffers()).as(as).isLessThanOrEqualTo(Math.max(1, expected.buffers()));
+			if (expected.error() == null) {
+				assertThat(actual.error()).as(as).isNull();
+			}
+			else {
+				assertThat(actual.error()).as(as)
+					.isInstanceOf(expected.error().getClass())
+					.hasMessage(expected.error().getMessage());
+			}
+			factory.assertNoLeaks();
+			if (countStockLeaks) {
+				stockFactory.assertNoLeaks();
+			}
+		}
+	}
+
+	private static LeakTrackingDataBufferFactory factory(String name) {
+		return name.equals("heap") ? LeakTrackingDataBufferFactory.heap()
+				: LeakTrackingDataBufferFactory.nettyPooled(ALLOCATOR);
+	}
+
+	private static <T> Flux<T> source(List<T> values, boolean async) {
+		Flux<T> flux = Flux.fromIterable(values);
+		return async ? flux.delayElements(Duration.ZERO, Schedulers.parallel()) : flux;
+	}
+
+	static JacksonJsonEncoder encoder(boolean indent) {
+		JsonMapper.Builder builder = JsonMapper.builder();
+		if (indent) {
+			builder.enable(SerializationFeature.INDENT_OUTPUT);
+		}
+		return new JacksonJsonEncoder(builder.build());
+	}
+
+	static List<Item> randomItems(Random random) {
+		int count = switch (random.nextInt(4)) {
+			case 0 -> 0;
+			case 1 -> 1;
+			default -> random.nextInt(200);
+		};
+		return randomItems(random, count);
+	}
+
+	static List<Item> randomItems(Random random, int count) {
+		List<Item> items = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			items.add(new Item(randomText(random), random.nextInt(), random.nextBoolean() ? null : randomText(random),
+					random.nextBoolean() ? List.of() : List.of(randomText(random), randomText(random))));
+		}
+		return items;
+	}
+
+	private static List<ServerSentEvent<Item>> randomEvents(Random random, List<Item> items) {
+		List<ServerSentEvent<Item>> events = new ArrayList<>(items.size());
+		for (Item item : items) {
+			ServerSentEvent.Builder<Item> event = ServerSentEvent.builder();
+			if (random.nextInt(4) != 0) {
+				event.data(item);
+			}
+			if (random.nextBoolean()) {
+				event.id(Integer.toString(random.nextInt(1000)));
+			}
+			if (random.nextBoolean()) {
+				event.event("update");
+			}
+			if (random.nextInt(4) == 0) {
+				event.retry(Duration.ofMillis(random.nextInt(5000)));
+			}
+			if (random.nextInt(4) == 0) {
+				event.comment(randomText(random));
+			}
+			events.add(event.build());
+		}
+		return events;
+	}
+
+	private static final String[] PIECES = { "a", "Zürich", "日本", "😀", "\"", "\\", "\n", "\r\n", "\t", "\u0001", " ",
+			"</script>", "data:", "," };
+
+	static String randomText(Random random) {
+		StringBuilder text = new StringBuilder();
+		int pieces = random.nextInt(6);
+		for (int i = 0; i < pieces; i++) {
+			text.append(PIECES[random.nextInt(PIECES.length)]);
+		}
+		return text.toString();
+	}
+
+	interface Summary {
+	}
+
+	record Item(@JsonView(Summary.class) String name, @JsonView(Summary.class) int number,
+			@Nullable String note, List<String> tags) {
+	}
+
+	/** A value whose serialization fails half-way, after some of its bytes are written. */
+	static final class Unwritable {
+
+		public String getFirst() {
+			return "written";
+		}
+
+		public String getSecond() {
+			throw new IllegalStateException("cannot be written");
+		}
+
+	}
+
+}

@@ -1,0 +1,234 @@
+package io.fastpath.json;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.NoDroppedErrorsExtension;
+import io.fastpath.test.TestSeed;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How the batching encoder batches: what the source has ready goes out in one buffer, no
+ * value waits for another, nothing is written ahead of demand beyond the cap, nothing is
+ * emitted before the first signal of the source, and a cancel at any point releases every
+ * buffer and cancels the source.
+ */
+@ExtendWith({ TestSeed.class, NoDroppedErrorsExtension.class })
+class ReadyBatchesTests {
+
+	private static final ResolvableType INTEGER = ResolvableType.forClass(Integer.class);
+
+	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
+
+	private final JacksonJsonEncoder stock = new JacksonJsonEncoder();
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/json", "application/x-ndjson" })
+	void valuesThatTheSourceHasReadyGoOutInOneBuffer(String mediaType) {
+		Flux<Integer> values = Flux.range(0, 1000);
+		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values,
+				this.factory, INTEGER, MediaType.parseMediaType(mediaType), Map.of()));
+		assertThat(body.buffers()).isOne();
+		assertThat(body.error()).isNull();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aBatchIsEmittedOnceItReachesTheCap() {
+		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 100).encode(Flux.range(0, 1000),
+				this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of()));
+		// 3891 bytes: 2890 digits, 999 commas and the brackets; each batch 100 bytes or just over
+		assertThat(body.bytes()).hasSize(3891);
+		assertThat(body.buffers()).isBetween(3891 / 104, 3891 / 100 + 1);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void noValueWaitsForAnother() {
+		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
+		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(source.asFlux(), this.factory,
+				INTEGER, MediaType.APPLICATION_NDJSON, Map.of()).map(this::text))
+			.then(() -> source.tryEmitNext(1))
+			.expectNext("1\n")
+			.then(() -> source.tryEmitNext(2))
+			.expectNext("2\n")
+			.then(() -> {
+				source.tryEmitNext(3);
+				source.tryEmitComplete();
+			})
+			.expectNext("3\n")
+			.verifyComplete();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void theArrayIsNotBegunBeforeTheFirstSignal() {
+		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
+		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(source.asFlux(), this.factory,
+				INTEGER, MediaType.APPLICATION_JSON, Map.of()).map(this::text))
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(50))
+			.then(() -> source.tryEmitError(new IllegalStateException("boom")))
+			.verifyErrorMessage("boom");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void anErrorWhileValuesWaitForDemandComesAfterThem() {
+		Flux<Integer> values = Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
+		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values, this.factory, INTEGER,
+				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(20))
+			.thenRequest(1)
+			.expectNext("1\n2\n3\n")
+			.verifyErrorMessage("boom");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aValueWhoseWritingThrowsAnErrorIsCutFromTheBatchWithItsSeparator() {
+		Flux<Object> values = Flux.just(1, 2, new ThrowsError(), 4);
+		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values,
+				this.factory, ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON, Map.of()));
+		// As stock: the values before, then the error, which Jackson lets out as it is
+		assertThat(new String(body.bytes(), StandardCharsets.UTF_8)).isEqualTo("[1,2");
+		assertThat(body.error()).isInstanceOf(AssertionError.class).hasMessage("cannot be written");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void withoutDemandNoMoreIsTakenFromTheSourceThanTheCapAndThePrefetch() {
+		AtomicInteger taken = new AtomicInteger();
+		int cap = 1000;
+		// Numbers of 4 digits and a newline: 200 fill the cap
+		Flux<Integer> values = Flux.range(1000, 9000).doOnNext((value) -> taken.incrementAndGet());
+		StepVerifier.create(new BatchingJsonEncoder(this.stock, cap).encode(values, this.factory, INTEGER,
+				MediaType.APPLICATION_NDJSON, Map.of()), 0)
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(50))
+			.thenCancel()
+			.verify();
+		assertThat(taken.get()).isLessThanOrEqualTo(cap / 5 + 2 * ReadyBatches.PREFETCH);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aCancelAtEveryPositionReleasesEveryBufferAndCancelsTheSource() {
+		// Position 0, a cancel before the first batch: aCancelWhileABatchWaitsForDemandReleasesIt
+		for (int position = 1; position <= 20; position++) {
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+				AtomicBoolean cancelled = new AtomicBoolean();
+				// More values than the prefetch: the source cannot have completed at the cancel
+				Flux<Integer> values = Flux.range(0, 1000).doOnCancel(() -> cancelled.set(true));
+				// A cap of 1 byte: one value a batch
+				List<DataBuffer> received = new BatchingJsonEncoder(this.stock, 1)
+					.encode(values, this.factory, INTEGER, mediaType, Map.of())
+					.take(position, true)
+					.collectList()
+					.block();
+				received.forEach(DataBufferUtils::release);
+				assertThat(received).hasSize(position);
+				assertThat(cancelled).as("source cancelled at " + position).isTrue();
+				this.factory.assertNoLeaks();
+			}
+		}
+	}
+
+	@Test
+	void aCancelWhileABatchWaitsForDemandReleasesIt() {
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Flux<Integer> values = Flux.range(0, 5).concatWith(Flux.never()).doOnCancel(() -> cancelled.set(true));
+		StepVerifier.create(new BatchingJsonEncoder(this.stock, 1024).encode(values, this.factory, INTEGER,
+				MediaType.APPLICATION_JSON, Map.of()), 0)
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(20))
+			.thenCancel()
+			.verify();
+		assertThat(cancelled).isTrue();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aCancelRacingValuesFromAnotherThreadReleasesEveryBuffer() {
+		Random random = TestSeed.random("cancelRace");
+		for (int round = 0; round < 200; round++) {
+			int cancelAfter = random.nextInt(10);
+			Flux<Integer> values = Flux.fromStream(IntStream.range(0, 200).boxed())
+				.publishOn(Schedulers.parallel(), 1 + random.nextInt(8));
+			BaseSubscriber<DataBuffer> subscriber = new BaseSubscriber<>() {
+
+				private int received;
+
+				@Override
+				protected void hookOnSubscribe(Subscription subscription) {
+					request(1);
+				}
+
+				@Override
+				protected void hookOnNext(DataBuffer buffer) {
+					DataBufferUtils.release(buffer);
+					if (++this.received > cancelAfter) {
+						cancel();
+					}
+					else {
+						request(1);
+					}
+				}
+
+			};
+			new BatchingJsonEncoder(this.stock, 1 + random.nextInt(64))
+				.encode(values, this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
+				.subscribe(subscriber);
+			// Every body ends, by its cancel or by its end
+			Flux.interval(Duration.ofMillis(1)).takeUntil((tick) -> subscriber.isDisposed()).blockLast();
+		}
+		// The last buffers may still be released by a drain loop that is running
+		Flux.interval(Duration.ofMillis(10)).take(5).blockLast();
+		this.factory.assertNoLeaks();
+	}
+
+	private String text(DataBuffer buffer) {
+		String text = buffer.toString(StandardCharsets.UTF_8);
+		DataBufferUtils.release(buffer);
+		return text;
+	}
+
+	/** A value whose serialization fails half-way with an {@code Error}. */
+	static final class ThrowsError {
+
+		public String getFirst() {
+			return "written";
+		}
+
+		public String getSecond() {
+			throw new AssertionError("cannot be written");
+		}
+
+	}
+
+}

@@ -11,7 +11,6 @@ import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpHeaders;
 
 /**
  * One pass over a multipart body, buffer by buffer: finds the boundaries with a
@@ -35,7 +34,7 @@ final class MultipartScanner {
 		 * A part starts.
 		 * @param headers its headers
 		 */
-		void headers(HttpHeaders headers);
+		void headers(PartHeaders headers);
 
 		/**
 		 * Content of the current part, in order; never empty.
@@ -327,26 +326,8 @@ final class MultipartScanner {
 		return null;
 	}
 
-	private HttpHeaders parseHeaders() {
-		String text = new String(this.headerBytes, 0, this.headerLength, this.headersCharset);
-		HttpHeaders headers = new HttpHeaders();
-		int from = 0;
-		while (from < text.length()) {
-			int lineEnd = text.indexOf("\r\n", from);
-			if (lineEnd == -1) {
-				lineEnd = text.length();
-			}
-			int colon = text.indexOf(':', from);
-			if (colon != -1 && colon < lineEnd) {
-				int valueStart = colon + 1;
-				while (valueStart < lineEnd && text.charAt(valueStart) == ' ') {
-					valueStart++;
-				}
-				headers.add(text.substring(from, colon), text.substring(valueStart, lineEnd));
-			}
-			from = lineEnd + 2;
-		}
-		return headers;
+	private PartHeaders parseHeaders() {
+		return new PartHeaders(new String(this.headerBytes, 0, this.headerLength, this.headersCharset));
 	}
 
 	private static byte[] concat(byte[]... arrays) {
@@ -373,14 +354,15 @@ final class MultipartScanner {
 
 		private final byte[] bytes;
 
-		private final int[] shifts = new int[256];
+		/** Shifts in bytes, a quarter of an int table per request: capped, which is safe. */
+		private final byte[] shifts = new byte[256];
 
 		Delimiter(byte[] bytes) {
 			this.bytes = bytes;
 			int last = bytes.length - 1;
-			Arrays.fill(this.shifts, bytes.length);
+			Arrays.fill(this.shifts, (byte) Math.min(bytes.length, Byte.MAX_VALUE));
 			for (int i = 0; i < last; i++) {
-				this.shifts[bytes[i] & 0xFF] = last - i;
+				this.shifts[bytes[i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
 			}
 		}
 

@@ -13,7 +13,6 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.Part;
 
@@ -49,7 +48,7 @@ final class PartAssembly implements MultipartScanner.Parts {
 
 	private int count;
 
-	private @Nullable HttpHeaders headers;
+	private @Nullable PartHeaders headers;
 
 	private Kind kind = Kind.FIELD;
 
@@ -155,7 +154,7 @@ final class PartAssembly implements MultipartScanner.Parts {
 	}
 
 	@Override
-	public void headers(HttpHeaders headers) {
+	public void headers(PartHeaders headers) {
 		this.count++;
 		int maxParts = this.settings.maxParts();
 		if (maxParts > 0 && this.count > maxParts) {
@@ -167,10 +166,10 @@ final class PartAssembly implements MultipartScanner.Parts {
 		this.size = 0;
 	}
 
-	private static boolean isFormField(HttpHeaders headers) {
-		MediaType contentType = headers.getContentType();
+	private static boolean isFormField(PartHeaders headers) {
+		MediaType contentType = headers.contentType();
 		return (contentType == null || MediaType.TEXT_PLAIN.equalsTypeAndSubtype(contentType))
-				&& headers.getContentDisposition().getFilename() == null;
+				&& headers.disposition().getFilename() == null;
 	}
 
 	@Override
@@ -237,7 +236,7 @@ final class PartAssembly implements MultipartScanner.Parts {
 
 	@Override
 	public void end() {
-		HttpHeaders partHeaders = this.headers;
+		PartHeaders partHeaders = this.headers;
 		if (partHeaders == null) {
 			throw new IllegalStateException("No part");
 		}

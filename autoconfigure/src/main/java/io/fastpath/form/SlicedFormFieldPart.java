@@ -8,7 +8,6 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.FormFieldPart;
 import org.springframework.util.Assert;
@@ -24,7 +23,7 @@ final class SlicedFormFieldPart extends SlicedPart implements FormFieldPart {
 
 	private volatile @Nullable String value;
 
-	SlicedFormFieldPart(HttpHeaders headers, List<DataBuffer> pieces) {
+	SlicedFormFieldPart(PartHeaders headers, List<DataBuffer> pieces) {
 		super(headers, pieces);
 	}
 
@@ -45,7 +44,7 @@ final class SlicedFormFieldPart extends SlicedPart implements FormFieldPart {
 
 	private String decode() {
 		Assert.state(!isDeleted(), "Part deleted before its value was read");
-		Charset charset = charset(headers());
+		Charset charset = charset(partHeaders().contentType());
 		List<DataBuffer> pieces = pieces();
 		if (pieces.isEmpty()) {
 			return "";
@@ -68,8 +67,7 @@ final class SlicedFormFieldPart extends SlicedPart implements FormFieldPart {
 		return new String(bytes, charset);
 	}
 
-	private static Charset charset(HttpHeaders headers) {
-		MediaType contentType = headers.getContentType();
+	private static Charset charset(@Nullable MediaType contentType) {
 		Charset charset = (contentType != null) ? contentType.getCharset() : null;
 		return (charset != null) ? charset : StandardCharsets.UTF_8;
 	}

@@ -25,13 +25,13 @@ import org.springframework.util.Assert;
  */
 class SlicedPart implements Part {
 
-	private final HttpHeaders headers;
+	private final PartHeaders headers;
 
 	private final List<DataBuffer> pieces;
 
 	private final AtomicBoolean deleted = new AtomicBoolean();
 
-	SlicedPart(HttpHeaders headers, List<DataBuffer> pieces) {
+	SlicedPart(PartHeaders headers, List<DataBuffer> pieces) {
 		this.headers = headers;
 		this.pieces = pieces;
 	}
@@ -40,20 +40,24 @@ class SlicedPart implements Part {
 	 * A part of the given headers and content: a {@link FilePart} if its
 	 * {@code Content-Disposition} has a filename, as Spring's.
 	 */
-	static SlicedPart of(HttpHeaders headers, List<DataBuffer> pieces) {
-		return (headers.getContentDisposition().getFilename() != null) ? new File(headers, pieces)
+	static SlicedPart of(PartHeaders headers, List<DataBuffer> pieces) {
+		return (headers.disposition().getFilename() != null) ? new File(headers, pieces)
 				: new SlicedPart(headers, pieces);
 	}
 
 	@Override
 	public String name() {
-		String name = this.headers.getContentDisposition().getName();
+		String name = this.headers.disposition().getName();
 		Assert.state(name != null, "No name available");
 		return name;
 	}
 
 	@Override
 	public HttpHeaders headers() {
+		return this.headers.headers();
+	}
+
+	PartHeaders partHeaders() {
 		return this.headers;
 	}
 
@@ -91,19 +95,19 @@ class SlicedPart implements Part {
 
 	@Override
 	public String toString() {
-		return getClass().getSimpleName() + "{" + this.headers.getContentDisposition().getName() + "}";
+		return getClass().getSimpleName() + "{" + this.headers.disposition().getName() + "}";
 	}
 
 	/** A file part held in memory: written to its destination from the pieces. */
 	static final class File extends SlicedPart implements FilePart {
 
-		File(HttpHeaders headers, List<DataBuffer> pieces) {
+		File(PartHeaders headers, List<DataBuffer> pieces) {
 			super(headers, pieces);
 		}
 
 		@Override
 		public String filename() {
-			String filename = headers().getContentDisposition().getFilename();
+			String filename = partHeaders().disposition().getFilename();
 			Assert.state(filename != null, "No filename found");
 			return filename;
 		}

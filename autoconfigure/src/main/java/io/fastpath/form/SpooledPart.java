@@ -38,7 +38,7 @@ class SpooledPart implements Part {
 	/** Bytes read from the file per buffer. */
 	static final int READ_BUFFER_SIZE = 64 * 1024;
 
-	private final HttpHeaders headers;
+	private final PartHeaders headers;
 
 	private final Spool spool;
 
@@ -46,27 +46,31 @@ class SpooledPart implements Part {
 
 	private final Scheduler scheduler;
 
-	SpooledPart(HttpHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
+	SpooledPart(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
 		this.headers = headers;
 		this.spool = spool;
 		this.factory = factory;
 		this.scheduler = scheduler;
 	}
 
-	static SpooledPart of(HttpHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
-		return (headers.getContentDisposition().getFilename() != null)
+	static SpooledPart of(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
+		return (headers.disposition().getFilename() != null)
 				? new File(headers, spool, factory, scheduler) : new SpooledPart(headers, spool, factory, scheduler);
 	}
 
 	@Override
 	public String name() {
-		String name = this.headers.getContentDisposition().getName();
+		String name = this.headers.disposition().getName();
 		Assert.state(name != null, "No name available");
 		return name;
 	}
 
 	@Override
 	public HttpHeaders headers() {
+		return this.headers.headers();
+	}
+
+	PartHeaders partHeaders() {
 		return this.headers;
 	}
 
@@ -104,19 +108,19 @@ class SpooledPart implements Part {
 
 	@Override
 	public String toString() {
-		return getClass().getSimpleName() + "{" + this.headers.getContentDisposition().getName() + "}";
+		return getClass().getSimpleName() + "{" + this.headers.disposition().getName() + "}";
 	}
 
 	/** A file part on disk: copied to its destination, file to file. */
 	static final class File extends SpooledPart implements FilePart {
 
-		File(HttpHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
+		File(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
 			super(headers, spool, factory, scheduler);
 		}
 
 		@Override
 		public String filename() {
-			String filename = headers().getContentDisposition().getFilename();
+			String filename = partHeaders().disposition().getFilename();
 			Assert.state(filename != null, "No filename found");
 			return filename;
 		}

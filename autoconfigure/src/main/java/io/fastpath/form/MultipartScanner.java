@@ -80,6 +80,10 @@ final class MultipartScanner {
 
 	private final byte[] probe;
 
+	private final BufferBytes.Nio nioBytes = new BufferBytes.Nio();
+
+	private final @Nullable BufferBytes nettyBytes = BufferBytes.netty();
+
 	/** Whether the buffer being fed is still the scanner's to release if reading it fails. */
 	private boolean owned;
 
@@ -187,13 +191,12 @@ final class MultipartScanner {
 		int length = pattern.length;
 		int start = buffer.readPosition();
 		int readable = buffer.readableByteCount();
+		BufferBytes bytes = bytes(buffer);
 		if (this.pendingLength > 0) {
 			int held = this.pendingLength;
 			int taken = Math.min(readable, length - 1);
 			System.arraycopy(this.pendingBytes, 0, this.probe, 0, held);
-			for (int i = 0; i < taken; i++) {
-				this.probe[held + i] = buffer.getByte(start + i);
-			}
+			bytes.copy(0, this.probe, held, taken);
 			int probed = held + taken;
 			for (int at = 0; at < held; at++) {
 				int compared = Math.min(length, probed - at);
@@ -205,50 +208,51 @@ final class MultipartScanner {
 						return buffer;
 					}
 					// the buffer ends inside a delimiter that may still come
-					hold(buffer);
+					hold(buffer, bytes, 0);
 					return null;
 				}
 			}
 			emitPending(held, content);
 		}
-		int end = start + readable;
-		int found = delimiter.indexIn(buffer, start, end);
+		int found = delimiter.indexIn(bytes, readable);
 		if (found != -1) {
-			if (found > start) {
-				emit(buffer.split(found), content);
+			if (found > 0) {
+				emit(buffer.split(start + found), content);
 			}
 			buffer.readPosition(buffer.readPosition() + length);
 			return buffer;
 		}
-		int tail = end;
-		for (int at = Math.max(start, end - length + 1); at < end; at++) {
-			if (delimiter.startsAt(buffer, at, end)) {
+		int tail = readable;
+		for (int at = Math.max(0, readable - length + 1); at < readable; at++) {
+			if (delimiter.startsAt(bytes, at, readable)) {
 				tail = at;
 				break;
 			}
 		}
-		if (tail == end) {
+		if (tail == readable) {
 			this.owned = false;
 			emit(buffer, content);
 			return null;
 		}
-		if (tail > start) {
-			emit(buffer.split(tail), content);
+		if (tail > 0) {
+			emit(buffer.split(start + tail), content);
 		}
-		hold(buffer);
+		hold(buffer, bytes, tail);
 		return null;
 	}
 
-	private void hold(DataBuffer buffer) {
+	private BufferBytes bytes(DataBuffer buffer) {
+		return BufferBytes.of(buffer, this.nioBytes, this.nettyBytes);
+	}
+
+	/** Keep the buffer, the bytes of {@code bytes} from {@code from} on, as pending. */
+	private void hold(DataBuffer buffer, BufferBytes bytes, int from) {
 		int readable = buffer.readableByteCount();
 		if (readable == 0) {
 			DataBufferUtils.release(buffer);
 			return;
 		}
-		int from = buffer.readPosition();
-		for (int i = 0; i < readable; i++) {
-			this.pendingBytes[this.pendingLength + i] = buffer.getByte(from + i);
-		}
+		bytes.copy(from, this.pendingBytes, this.pendingLength, readable);
 		this.pendingLength += readable;
 		this.pending.add(buffer);
 	}
@@ -296,8 +300,10 @@ final class MultipartScanner {
 	 * @return the buffer after the headers, or {@code null} if it was used up
 	 */
 	private @Nullable DataBuffer readHeaders(DataBuffer buffer) {
-		int end = buffer.writePosition();
-		for (int i = buffer.readPosition(); i < end; i++) {
+		BufferBytes view = bytes(buffer);
+		int start = buffer.readPosition();
+		int readable = buffer.readableByteCount();
+		for (int i = 0; i < readable; i++) {
 			if (this.headerLength >= this.maxHeadersSize) {
 				throw new DataBufferLimitException(
 						"Part headers exceeded the memory usage limit of " + this.maxHeadersSize + " bytes");
@@ -308,17 +314,17 @@ final class MultipartScanner {
 			}
 			byte[] bytes = this.headerBytes;
 			int length = ++this.headerLength;
-			bytes[length - 1] = buffer.getByte(i);
+			bytes[length - 1] = view.get(i);
 			if (length == 2 && bytes[0] == '-' && bytes[1] == '-') {
 				this.state = State.DONE;
-				buffer.readPosition(i + 1);
+				buffer.readPosition(start + i + 1);
 				return buffer;
 			}
 			if (length >= 4 && bytes[length - 1] == '\n' && bytes[length - 2] == '\r' && bytes[length - 3] == '\n'
 					&& bytes[length - 4] == '\r') {
 				this.state = State.BODY;
 				this.parts.headers(parseHeaders());
-				buffer.readPosition(i + 1);
+				buffer.readPosition(start + i + 1);
 				return buffer;
 			}
 		}
@@ -366,17 +372,17 @@ final class MultipartScanner {
 			}
 		}
 
-		/** The index of the first whole delimiter in [from, to), or -1. */
-		int indexIn(DataBuffer buffer, int from, int to) {
+		/** The index of the first whole delimiter in [0, to), or -1. */
+		int indexIn(BufferBytes buffer, int to) {
 			byte[] pattern = this.bytes;
 			int last = pattern.length - 1;
 			byte lastByte = pattern[last];
-			int at = from;
+			int at = 0;
 			while (at + last < to) {
-				byte current = buffer.getByte(at + last);
+				byte current = buffer.get(at + last);
 				if (current == lastByte) {
 					int i = last - 1;
-					while (i >= 0 && buffer.getByte(at + i) == pattern[i]) {
+					while (i >= 0 && buffer.get(at + i) == pattern[i]) {
 						i--;
 					}
 					if (i < 0) {
@@ -389,9 +395,9 @@ final class MultipartScanner {
 		}
 
 		/** Whether the bytes [at, to) are the start of the delimiter. */
-		boolean startsAt(DataBuffer buffer, int at, int to) {
+		boolean startsAt(BufferBytes buffer, int at, int to) {
 			for (int i = at; i < to; i++) {
-				if (buffer.getByte(i) != this.bytes[i - at]) {
+				if (buffer.get(i) != this.bytes[i - at]) {
 					return false;
 				}
 			}

@@ -1,5 +1,6 @@
 package io.fastpath.form;
 
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,15 +129,20 @@ final class PartAssembly implements MultipartScanner.Parts {
 		if (this.writes.isEmpty()) {
 			return parts;
 		}
-		return Mono.fromRunnable(this::write).subscribeOn(this.settings.blockingScheduler()).thenMany(parts);
+		// the directory first (stock's temporary one is created on first use, on the blocking
+		// scheduler), then the writes, on that scheduler
+		return this.settings.fileStorageDirectory()
+			.flatMap((directory) -> Mono.fromRunnable(() -> write(directory))
+				.subscribeOn(this.settings.blockingScheduler()))
+			.thenMany(parts);
 	}
 
-	private synchronized void write() {
+	private synchronized void write(Path directory) {
 		Write write;
 		while (!this.disposed && (write = this.writes.poll()) != null) {
 			DataBuffer piece = write.piece();
 			if (piece != null) {
-				write.spool().write(piece);
+				write.spool().write(piece, directory);
 			}
 			else {
 				write.spool().close();
@@ -190,7 +196,7 @@ final class PartAssembly implements MultipartScanner.Parts {
 				}
 				else {
 					checkDiskUsage(piece);
-					SpooledPart.Spool target = new SpooledPart.Spool(this.settings.fileStorageDirectory());
+					SpooledPart.Spool target = new SpooledPart.Spool();
 					this.spool = target;
 					this.kind = Kind.FILE;
 					for (DataBuffer held : this.pieces) {

@@ -138,25 +138,20 @@ class SpooledPart implements Part {
 	 */
 	static final class Spool {
 
-		private final Mono<Path> directory;
-
 		private @Nullable Path path;
 
 		private @Nullable FileChannel channel;
 
 		private boolean deleted;
 
-		Spool(Mono<Path> directory) {
-			this.directory = directory;
-		}
-
 		/**
 		 * Write the piece to the file, creating it first if need be, and release it.
 		 * @param piece the bytes
+		 * @param directory where to create the file
 		 */
-		synchronized void write(DataBuffer piece) {
+		synchronized void write(DataBuffer piece, Path directory) {
 			try {
-				FileChannel target = open();
+				FileChannel target = open(directory);
 				try (DataBuffer.ByteBufferIterator views = piece.readableByteBuffers()) {
 					while (views.hasNext()) {
 						ByteBuffer view = views.next();
@@ -174,15 +169,13 @@ class SpooledPart implements Part {
 			}
 		}
 
-		private FileChannel open() throws IOException {
+		private FileChannel open(Path directory) throws IOException {
 			FileChannel open = this.channel;
 			if (open != null) {
 				return open;
 			}
 			Assert.state(!this.deleted, "Multipart file deleted");
-			Path dir = this.directory.block();
-			Assert.state(dir != null, "No file storage directory");
-			Path file = Files.createTempFile(dir, null, ".multipart");
+			Path file = Files.createTempFile(directory, null, ".multipart");
 			this.path = file;
 			open = FileChannel.open(file, StandardOpenOption.WRITE);
 			this.channel = open;

@@ -114,7 +114,9 @@ public final class FastpathAutoConfiguration {
 		@ConditionalOnMissingBean
 		LazyFormDecoding fastpathLazyFormDecoding(FastpathProperties properties,
 				ObjectProvider<ReadListener> listeners) {
-			return new LazyFormDecoding(properties.getForm().getMaxParameters(), ReadListeners.of(listeners));
+			FastpathProperties.Form form = properties.getForm();
+			return new LazyFormDecoding(form.getMaxParameters(), form.getMultipart().isEnabled(),
+					ReadListeners.of(listeners));
 		}
 
 	}

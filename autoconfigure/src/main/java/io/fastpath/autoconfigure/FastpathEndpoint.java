@@ -75,6 +75,7 @@ public class FastpathEndpoint {
 		properties.put("fastpath.json.optimize-creators", this.properties.getJson().isOptimizeCreators());
 		properties.put("fastpath.json.write.enabled", this.properties.getJson().getWrite().isEnabled());
 		properties.put("fastpath.form.enabled", this.properties.getForm().isEnabled());
+		properties.put("fastpath.form.multipart.enabled", this.properties.getForm().getMultipart().isEnabled());
 		properties.put("fastpath.form.max-parameters", this.properties.getForm().getMaxParameters());
 		return properties;
 	}

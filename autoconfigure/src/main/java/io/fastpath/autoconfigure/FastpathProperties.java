@@ -164,6 +164,8 @@ public class FastpathProperties {
 		 */
 		private int maxParameters = 1000;
 
+		private final Multipart multipart = new Multipart();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -178,6 +180,34 @@ public class FastpathProperties {
 
 		public void setMaxParameters(int maxParameters) {
 			this.maxParameters = maxParameters;
+		}
+
+		public Multipart getMultipart() {
+			return this.multipart;
+		}
+
+		/**
+		 * Fastpath's multipart part reader.
+		 */
+		public static class Multipart {
+
+			/**
+			 * Whether multipart forms (getMultipartData(), @RequestPart, @FormParam) are
+			 * read by Fastpath's part reader: one scan of the body, parts kept as slices
+			 * of the request buffers, files spooled without heap copies. It follows
+			 * spring.webflux.multipart.* (in-memory and disk limits, parts, headers size
+			 * and charset, file storage directory). Needs fastpath.form.enabled.
+			 */
+			private boolean enabled = true;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
 		}
 
 	}

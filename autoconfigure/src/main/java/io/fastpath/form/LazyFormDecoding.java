@@ -5,7 +5,9 @@ import java.util.List;
 
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
 import org.springframework.util.Assert;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
@@ -24,7 +26,11 @@ import io.fastpath.codec.ReadListener;
  * <p>The stock {@link MultipartHttpMessageReader} (exactly that class) is replaced by one
  * over the same part reader, with the same limit on the number of parts as on form
  * fields: {@code getMultipartData()} and {@code @FormParam} on a multipart form then fail
- * with 413 at the first part too many.
+ * with 413 at the first part too many. Unless told otherwise, its part reader, if it is
+ * Spring's {@code DefaultPartHttpMessageReader} (exactly that class), is replaced by
+ * {@link SlicingPartReader} with the same settings: one scan of the body, parts held as
+ * slices of the request buffers. A standalone part reader ({@code Flux<Part>} and
+ * {@code Flux<PartEvent>} arguments) stays stock.
  *
  * @author Fastpath
  */
@@ -34,6 +40,8 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 	public static final int DEFAULT_MAX_FIELDS = 1000;
 
 	private final int maxFields;
+
+	private final boolean multipart;
 
 	private final ReadListener listener;
 
@@ -59,10 +67,31 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 	 * @param listener the listener to tell
 	 */
 	public LazyFormDecoding(int maxFields, ReadListener listener) {
+		this(maxFields, true, listener);
+	}
+
+	/**
+	 * Create a decorator with the given limit on form fields, whose readers tell the given
+	 * listener which way each form goes.
+	 * @param maxFields the most fields a form may have
+	 * @param multipart whether multipart parts are read by Fastpath's reader in place of
+	 * Spring's {@code DefaultPartHttpMessageReader} (with its settings)
+	 * @param listener the listener to tell
+	 */
+	public LazyFormDecoding(int maxFields, boolean multipart, ReadListener listener) {
 		Assert.isTrue(maxFields >= 0, "Maximum number of fields must not be negative");
 		Assert.notNull(listener, "'listener' must not be null");
 		this.maxFields = maxFields;
+		this.multipart = multipart;
 		this.listener = listener;
+	}
+
+	/**
+	 * Return whether multipart parts are read by Fastpath's reader.
+	 * @return whether the stock part reader is replaced
+	 */
+	public boolean isMultipart() {
+		return this.multipart;
 	}
 
 	/**
@@ -95,9 +124,19 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 			return stock;
 		}
 		MultipartHttpMessageReader reader = new MultipartHttpMessageReader(
-				new PartCountingReader(stock.getPartReader(), this.maxFields));
+				new PartCountingReader(partReader(stock.getPartReader()), this.maxFields));
 		reader.setEnableLoggingRequestDetails(stock.isEnableLoggingRequestDetails());
 		return reader;
+	}
+
+	private HttpMessageReader<Part> partReader(HttpMessageReader<Part> stock) {
+		if (this.multipart && stock.getClass() == DefaultPartHttpMessageReader.class) {
+			MultipartSettings settings = MultipartSettings.of((DefaultPartHttpMessageReader) stock);
+			if (settings != null) {
+				return new SlicingPartReader(settings);
+			}
+		}
+		return stock;
 	}
 
 }

@@ -36,6 +36,10 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 		this.maxParts = maxParts;
 	}
 
+	HttpMessageReader<Part> parts() {
+		return this.parts;
+	}
+
 	@Override
 	public List<MediaType> getReadableMediaTypes() {
 		return this.parts.getReadableMediaTypes();

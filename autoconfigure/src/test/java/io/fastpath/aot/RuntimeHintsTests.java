@@ -15,6 +15,8 @@ import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.beans.factory.aot.AotServices;
 import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,7 +66,24 @@ class RuntimeHintsTests {
 			.extracting((registrar) -> registrar.getClass().getName())
 			.filteredOn((name) -> name.startsWith("io.fastpath."))
 			.containsExactlyInAnyOrder("io.fastpath.buffer.AggregatorRuntimeHints",
-					"io.fastpath.form.FormParamRuntimeHints", "io.fastpath.json.FastpathJsonDecoderRuntimeHints");
+					"io.fastpath.form.FormParamRuntimeHints", "io.fastpath.form.MultipartRuntimeHints",
+					"io.fastpath.json.FastpathJsonDecoderRuntimeHints");
+	}
+
+	@Test
+	void theStockPartReadersSettingsCanBeRead() throws ClassNotFoundException {
+		for (String field : new String[] { "maxDiskUsagePerPart", "maxParts", "maxHeadersSize", "headersCharset",
+				"fileStorage", "blockingOperationScheduler" }) {
+			assertThat(RuntimeHintsPredicates.reflection()
+				.onField(ReflectionUtils.findField(DefaultPartHttpMessageReader.class, field))).as(field)
+				.accepts(this.hints);
+		}
+		for (String storage : new String[] { "PathFileStorage", "TempFileStorage" }) {
+			assertThat(RuntimeHintsPredicates.reflection()
+				.onMethodInvocation("org.springframework.http.codec.multipart.FileStorage$" + storage, "directory"))
+				.as(storage)
+				.accepts(this.hints);
+		}
 	}
 
 	@SuppressWarnings("unused")

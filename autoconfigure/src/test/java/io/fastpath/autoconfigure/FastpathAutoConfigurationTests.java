@@ -1,6 +1,7 @@
 package io.fastpath.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,6 +22,7 @@ import io.fastpath.json.JsonBatchEncoding;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,6 +36,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.boot.webflux.autoconfigure.ReactiveMultipartAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -168,6 +171,31 @@ class FastpathAutoConfigurationTests {
 					assertThat(limits.stockReader().getMaxInMemorySize()).isEqualTo(1024);
 				});
 			});
+	}
+
+	@Test
+	void serverMultipartPartsAreReadByFastpathWithBootsMultipartSettings(@TempDir Path files) {
+		this.webFluxRunner.withConfiguration(AutoConfigurations.of(ReactiveMultipartAutoConfiguration.class))
+			.withPropertyValues("spring.webflux.multipart.max-in-memory-size=1KB",
+					"spring.webflux.multipart.max-disk-usage-per-part=2MB", "spring.webflux.multipart.max-parts=9",
+					"spring.webflux.multipart.max-headers-size=3KB",
+					"spring.webflux.multipart.headers-charset=ISO-8859-1",
+					"spring.webflux.multipart.file-storage-directory=" + files)
+			.run((context) -> {
+				ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+				assertThat(LazyFormReaders.partReaderSettings(configurer.getReaders()))
+					.isEqualTo(new LazyFormReaders.PartReaderSettings(1024, 2 * 1024 * 1024, 9, 3 * 1024,
+							StandardCharsets.ISO_8859_1, files));
+			});
+	}
+
+	@Test
+	void serverMultipartPartsAreReadByStockWhenMultipartIsSwitchedOff() {
+		this.webFluxRunner.withPropertyValues("fastpath.form.multipart.enabled=false").run((context) -> {
+			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
+			assertThat(LazyFormReaders.partReaderSettings(configurer.getReaders())).isNull();
+			assertThat(configurer.getReaders()).anyMatch(LazyFormReaders::isLazyForm);
+		});
 	}
 
 	@Test

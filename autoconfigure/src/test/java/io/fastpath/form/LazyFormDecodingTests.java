@@ -1,15 +1,25 @@
 package io.fastpath.form;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.codec.StringDecoder;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+
+import io.fastpath.codec.ReadListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,9 +57,60 @@ class LazyFormDecodingTests {
 			assertThat(reader).isNotSameAs(stock);
 			assertThat(reader.isEnableLoggingRequestDetails()).isTrue();
 			assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
-				.hasFieldOrPropertyWithValue("parts", stock.getPartReader())
-				.hasFieldOrPropertyWithValue("maxParts", 7);
+				.hasFieldOrPropertyWithValue("maxParts", 7)
+				.extracting("parts")
+				.isInstanceOf(SlicingPartReader.class);
 		});
+	}
+
+	@Test
+	void readsPartsWithTheSettingsOfTheStockPartReader(@TempDir Path files) throws IOException {
+		DefaultPartHttpMessageReader stockParts = new DefaultPartHttpMessageReader();
+		stockParts.setMaxInMemorySize(123);
+		stockParts.setMaxDiskUsagePerPart(4567);
+		stockParts.setMaxParts(8);
+		stockParts.setMaxHeadersSize(910);
+		stockParts.setHeadersCharset(StandardCharsets.ISO_8859_1);
+		stockParts.setFileStorageDirectory(files);
+		Scheduler scheduler = Schedulers.immediate();
+		stockParts.setBlockingOperationScheduler(scheduler);
+		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7)
+			.decorate(List.of(new MultipartHttpMessageReader(stockParts)));
+		assertThat(decorated).singleElement().isInstanceOfSatisfying(MultipartHttpMessageReader.class, (reader) -> {
+			PartCountingReader counting = (PartCountingReader) reader.getPartReader();
+			assertThat(counting).extracting("parts").isInstanceOfSatisfying(SlicingPartReader.class, (parts) -> {
+				MultipartSettings settings = parts.settings();
+				assertThat(settings.maxInMemorySize()).isEqualTo(123);
+				assertThat(settings.maxDiskUsagePerPart()).isEqualTo(4567);
+				assertThat(settings.maxParts()).isEqualTo(8);
+				assertThat(settings.maxHeadersSize()).isEqualTo(910);
+				assertThat(settings.headersCharset()).isEqualTo(StandardCharsets.ISO_8859_1);
+				assertThat(settings.fileStorageDirectory().block()).isEqualTo(files);
+				assertThat(settings.blockingScheduler()).isSameAs(scheduler);
+			});
+		});
+	}
+
+	@Test
+	void leavesTheStockPartReaderWhenMultipartIsSwitchedOff() {
+		List<HttpMessageReader<?>> readers = ServerCodecConfigurer.create().getReaders();
+		int position = indexOf(readers, MultipartHttpMessageReader.class);
+		MultipartHttpMessageReader stock = (MultipartHttpMessageReader) readers.get(position);
+		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7, false, ReadListener.NONE).decorate(readers);
+		assertThat(decorated.get(position)).isInstanceOfSatisfying(MultipartHttpMessageReader.class,
+				(reader) -> assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
+					.hasFieldOrPropertyWithValue("parts", stock.getPartReader()));
+	}
+
+	@Test
+	void leavesACustomPartReaderAlone() {
+		HttpMessageReader<Part> custom = new DefaultPartHttpMessageReader() {
+		};
+		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7)
+			.decorate(List.of(new MultipartHttpMessageReader(custom)));
+		assertThat(decorated).singleElement()
+			.isInstanceOfSatisfying(MultipartHttpMessageReader.class,
+					(reader) -> assertThat(reader.getPartReader()).hasFieldOrPropertyWithValue("parts", custom));
 	}
 
 	@Test

@@ -1,6 +1,10 @@
 package io.fastpath.integration;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -8,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeMap;
+import java.util.zip.CRC32;
 
 import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.form.FormParam;
@@ -31,6 +37,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.FormFieldPart;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -182,6 +189,82 @@ public class FastpathTestApplication {
 		@PostMapping("/form/first")
 		Mono<String> first(ServerWebExchange exchange) {
 			return exchange.getFormData().map((formData) -> String.valueOf(formData.getFirst("q")));
+		}
+
+	}
+
+	/**
+	 * Multipart forms read through {@code getMultipartData()}: each part described with
+	 * the size and CRC-32 of its content, read whole (sorted: Spring's map of parts is
+	 * a hash map); a file part copied with {@code transferTo}; the text fields.
+	 */
+	@RestController
+	static class MultipartController {
+
+		@PostMapping("/multipart/parts")
+		Mono<List<String>> parts(ServerWebExchange exchange) {
+			return exchange.getMultipartData()
+				.flatMapMany((parts) -> Flux.fromIterable(parts.values()).concatMap(Flux::fromIterable))
+				.concatMap((part) -> checksum(part.content()).map((checksum) -> part.name() + ":"
+						+ ((part instanceof FilePart file) ? file.filename() : "-") + ":" + checksum))
+				.collectSortedList();
+		}
+
+		@PostMapping("/multipart/transfer")
+		Mono<String> transfer(ServerWebExchange exchange) {
+			return exchange.getMultipartData().flatMap((parts) -> {
+				FilePart file = (FilePart) parts.getFirst("file");
+				Path copy = createTempFile();
+				return file.transferTo(copy)
+					.then(checksum(DataBufferUtils.read(copy, DefaultDataBufferFactory.sharedInstance, 8192)))
+					.doFinally((signal) -> deleteFile(copy));
+			});
+		}
+
+		@PostMapping("/multipart/fields")
+		Mono<String> fields(ServerWebExchange exchange) {
+			return exchange.getMultipartData().map((parts) -> {
+				List<String> fields = new ArrayList<>();
+				new TreeMap<>(parts).forEach((name, named) -> named.stream()
+					.filter(FormFieldPart.class::isInstance)
+					.forEach((part) -> fields.add(name + "=" + ((FormFieldPart) part).value())));
+				return String.join("&", fields);
+			});
+		}
+
+		/** {@code size/crc32} of the content, every buffer released. */
+		private static Mono<String> checksum(Flux<DataBuffer> content) {
+			return Mono.defer(() -> {
+				CRC32 crc = new CRC32();
+				long[] size = new long[1];
+				return content.doOnNext((buffer) -> {
+					try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
+						views.forEachRemaining((view) -> {
+							size[0] += view.remaining();
+							crc.update(view);
+						});
+					}
+					DataBufferUtils.release(buffer);
+				}).then(Mono.fromSupplier(() -> size[0] + "/" + Long.toHexString(crc.getValue())));
+			});
+		}
+
+		private static Path createTempFile() {
+			try {
+				return Files.createTempFile("fastpath-transfer", ".bin");
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		private static void deleteFile(Path file) {
+			try {
+				Files.deleteIfExists(file);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
 		}
 
 	}

@@ -37,6 +37,11 @@ class OnJettyIntegrationTests {
 	}
 
 	@Nested
+	class Multipart extends MultipartIntegrationTests {
+
+	}
+
+	@Nested
 	class JsonArray extends JsonArrayIntegrationTests {
 
 	}

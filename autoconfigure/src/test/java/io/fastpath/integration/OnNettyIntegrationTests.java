@@ -35,6 +35,11 @@ class OnNettyIntegrationTests {
 	}
 
 	@Nested
+	class Multipart extends MultipartIntegrationTests {
+
+	}
+
+	@Nested
 	class JsonArray extends JsonArrayIntegrationTests {
 
 	}

@@ -36,6 +36,11 @@ class OnTomcatIntegrationTests {
 	}
 
 	@Nested
+	class Multipart extends MultipartIntegrationTests {
+
+	}
+
+	@Nested
 	class JsonArray extends JsonArrayIntegrationTests {
 
 	}

@@ -1,0 +1,140 @@
+package io.fastpath.form;
+
+import java.nio.ByteBuffer;
+
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferWrapper;
+import org.springframework.core.io.buffer.DefaultDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Reads the readable bytes of a buffer in place, index 0 at its read position, without
+ * allocating per byte or per buffer: from a heap buffer's own {@code ByteBuffer} or a
+ * Netty buffer's {@code ByteBuf}. {@code DataBuffer#getByte} of a heap buffer boxes the
+ * arguments of its index checks on every call, and {@code readableByteBuffers()} makes
+ * new views on every call. One instance per reader of a body, pointed at each buffer.
+ *
+ * @author Fastpath
+ */
+abstract class BufferBytes {
+
+	private static final boolean NETTY_PRESENT = ClassUtils.isPresent("io.netty.buffer.ByteBuf",
+			BufferBytes.class.getClassLoader());
+
+	/**
+	 * Return a reader of the given buffer's bytes, reusing one of the given readers where
+	 * the buffer's kind allows.
+	 * @param buffer the buffer
+	 * @param nio the reader of heap and NIO buffers to reuse
+	 * @param netty the reader of Netty buffers to reuse, or {@code null} without Netty
+	 * @return the reader, pointed at the buffer
+	 */
+	static BufferBytes of(DataBuffer buffer, Nio nio, @Nullable BufferBytes netty) {
+		DataBuffer unwrapped = buffer;
+		while (unwrapped instanceof DataBufferWrapper wrapper) {
+			unwrapped = wrapper.dataBuffer();
+		}
+		if (unwrapped instanceof DefaultDataBuffer heap) {
+			return nio.point(heap.getNativeBuffer(), buffer.readPosition());
+		}
+		if (netty != null && ((Netty) netty).point(unwrapped)) {
+			return netty;
+		}
+		// another kind of buffer: a copy of its readable bytes
+		int readable = buffer.readableByteCount();
+		ByteBuffer copy = ByteBuffer.allocate(readable);
+		buffer.toByteBuffer(buffer.readPosition(), copy, 0, readable);
+		return nio.point(copy, 0);
+	}
+
+	/**
+	 * A reader of Netty buffers, if Netty is on the class path.
+	 * @return the reader, or {@code null}
+	 */
+	static @Nullable BufferBytes netty() {
+		return NETTY_PRESENT ? new Netty() : null;
+	}
+
+	/**
+	 * Return the byte at the given index.
+	 * @param index from the read position
+	 * @return the byte
+	 */
+	abstract byte get(int index);
+
+	/**
+	 * Copy bytes out.
+	 * @param index from the read position
+	 * @param target the array to copy to
+	 * @param offset where in the array
+	 * @param length how many bytes
+	 */
+	abstract void copy(int index, byte[] target, int offset, int length);
+
+	/** Heap and NIO buffers, read with absolute gets. */
+	static final class Nio extends BufferBytes {
+
+		private ByteBuffer buffer = ByteBuffer.allocate(0);
+
+		private int base;
+
+		Nio point(ByteBuffer buffer, int base) {
+			this.buffer = buffer;
+			this.base = base;
+			return this;
+		}
+
+		@Override
+		byte get(int index) {
+			return this.buffer.get(this.base + index);
+		}
+
+		@Override
+		void copy(int index, byte[] target, int offset, int length) {
+			this.buffer.get(this.base + index, target, offset, length);
+		}
+
+	}
+
+	/** Netty buffers; loaded only when Netty is on the class path. */
+	static final class Netty extends BufferBytes {
+
+		private @Nullable ByteBuf buffer;
+
+		private int base;
+
+		boolean point(DataBuffer dataBuffer) {
+			if (dataBuffer instanceof NettyDataBuffer netty) {
+				ByteBuf bytes = netty.getNativeBuffer();
+				this.buffer = bytes;
+				this.base = bytes.readerIndex();
+				return true;
+			}
+			return false;
+		}
+
+		@Override
+		byte get(int index) {
+			return nativeBuffer().getByte(this.base + index);
+		}
+
+		@Override
+		void copy(int index, byte[] target, int offset, int length) {
+			nativeBuffer().getBytes(this.base + index, target, offset, length);
+		}
+
+		private ByteBuf nativeBuffer() {
+			ByteBuf current = this.buffer;
+			if (current == null) {
+				throw new IllegalStateException("No buffer");
+			}
+			return current;
+		}
+
+	}
+
+}

@@ -1,0 +1,41 @@
+package io.fastpath.form;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aot.hint.ExecutableMode;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+
+/**
+ * Native-image hints for {@link MultipartSettings}, which reads the settings of Spring's
+ * part reader from its fields and its file storage's directory through its
+ * {@code directory()} method. Without them the stock reader would simply stay.
+ *
+ * @author Fastpath
+ */
+final class MultipartRuntimeHints implements RuntimeHintsRegistrar {
+
+	private static final String[] FIELDS = { "maxDiskUsagePerPart", "maxParts", "maxHeadersSize", "headersCharset",
+			"fileStorage", "blockingOperationScheduler" };
+
+	private static final String FILE_STORAGE = "org.springframework.http.codec.multipart.FileStorage";
+
+	@Override
+	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+		hints.reflection().registerType(DefaultPartHttpMessageReader.class, (type) -> {
+			for (String field : FIELDS) {
+				type.withField(field);
+			}
+		});
+		for (String storage : new String[] { FILE_STORAGE, FILE_STORAGE + "$PathFileStorage",
+				FILE_STORAGE + "$TempFileStorage" }) {
+			hints.reflection().registerType(TypeReference.of(storage),
+					(type) -> type.withMethod("directory", List.of(), ExecutableMode.INVOKE));
+		}
+	}
+
+}

@@ -1,0 +1,409 @@
+package io.fastpath.form;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+
+/**
+ * One pass over a multipart body, buffer by buffer: finds the boundaries with a
+ * Boyer–Moore–Horspool search (a delimiter split across buffers is found too), parses
+ * each part's headers once, and hands each part's content on as pieces split off the
+ * buffers it arrived in, never copied. It reads what Spring's {@code MultipartParser}
+ * reads, the same way: the first {@code --boundary} anywhere ends the preamble, a part's
+ * headers end at the first blank line (CRLF only) and its lines without a colon are
+ * ignored, {@code --} right after a boundary ends the body and the epilogue is ignored,
+ * and a body that ends before the closing boundary is a {@link DecodingException}.
+ * <p>Not thread-safe: its owner feeds it one buffer at a time.
+ *
+ * @author Fastpath
+ */
+final class MultipartScanner {
+
+	/** Where the parts go. */
+	interface Parts {
+
+		/**
+		 * A part starts.
+		 * @param headers its headers
+		 */
+		void headers(PartHeaders headers);
+
+		/**
+		 * Content of the current part, in order; never empty.
+		 * @param piece the bytes, owned by the callee from now on, also when it throws
+		 */
+		void content(DataBuffer piece);
+
+		/** The current part ends. */
+		void end();
+
+	}
+
+	private enum State {
+
+		PREAMBLE, HEADERS, BODY, DONE
+
+	}
+
+	private static final byte[] TWO_HYPHENS = { '-', '-' };
+
+	private static final byte[] CRLF = { '\r', '\n' };
+
+	private final Delimiter firstBoundary;
+
+	private final Delimiter delimiter;
+
+	private final String boundaryText;
+
+	private final int maxHeadersSize;
+
+	private final Charset headersCharset;
+
+	private final Parts parts;
+
+	private State state = State.PREAMBLE;
+
+	/** Buffers whose bytes may be the start of a delimiter; together fewer than its length. */
+	private final ArrayDeque<DataBuffer> pending = new ArrayDeque<>(2);
+
+	private final byte[] pendingBytes;
+
+	private int pendingLength;
+
+	private final byte[] probe;
+
+	private final BufferBytes.Nio nioBytes = new BufferBytes.Nio();
+
+	private final @Nullable BufferBytes nettyBytes = BufferBytes.netty();
+
+	/** Whether the buffer being fed is still the scanner's to release if reading it fails. */
+	private boolean owned;
+
+	private byte[] headerBytes = new byte[128];
+
+	private int headerLength;
+
+	MultipartScanner(byte[] boundary, int maxHeadersSize, Charset headersCharset, Parts parts) {
+		this.firstBoundary = new Delimiter(concat(TWO_HYPHENS, boundary));
+		this.delimiter = new Delimiter(concat(CRLF, TWO_HYPHENS, boundary));
+		this.boundaryText = new String(boundary, StandardCharsets.UTF_8);
+		this.maxHeadersSize = maxHeadersSize;
+		this.headersCharset = headersCharset;
+		this.parts = parts;
+		int longest = this.delimiter.bytes.length;
+		this.pendingBytes = new byte[longest - 1];
+		this.probe = new byte[2 * longest - 2];
+	}
+
+	/**
+	 * Return whether the closing boundary was read: the rest of the body is epilogue.
+	 * @return whether the body is done
+	 */
+	boolean isDone() {
+		return this.state == State.DONE;
+	}
+
+	/**
+	 * Read the next buffer of the body.
+	 * @param buffer the buffer, owned by the scanner from now on, also when it throws
+	 * @throws DecodingException if the part headers are not terminated within the limit
+	 * @throws DataBufferLimitException if a part's headers are over the limit, or
+	 * {@link Parts} refuses content
+	 */
+	void feed(DataBuffer buffer) {
+		DataBuffer rest = buffer;
+		this.owned = true;
+		try {
+			while (rest != null) {
+				switch (this.state) {
+					case PREAMBLE -> {
+						rest = scan(rest, this.firstBoundary, false);
+						if (rest != null) {
+							toHeaders();
+						}
+					}
+					case HEADERS -> rest = readHeaders(rest);
+					case BODY -> {
+						rest = scan(rest, this.delimiter, true);
+						if (rest != null) {
+							this.parts.end();
+							toHeaders();
+						}
+					}
+					case DONE -> rest = release(rest);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			if (rest != null && this.owned) {
+				DataBufferUtils.release(rest);
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * The body ended.
+	 * @throws DecodingException unless the closing boundary was read
+	 */
+	void complete() {
+		switch (this.state) {
+			case PREAMBLE -> throw new DecodingException("Could not find first boundary");
+			case HEADERS -> throw new DecodingException("Could not find end of headers");
+			case BODY -> throw new DecodingException("Could not find end of body (␍␊--" + this.boundaryText + ")");
+			case DONE -> {
+			}
+		}
+	}
+
+	/** Release what is held; the scanner reads nothing more. */
+	void dispose() {
+		this.state = State.DONE;
+		releasePending();
+	}
+
+	private void toHeaders() {
+		this.state = State.HEADERS;
+		this.headerLength = 0;
+	}
+
+	private static @Nullable DataBuffer release(DataBuffer buffer) {
+		DataBufferUtils.release(buffer);
+		return null;
+	}
+
+	/**
+	 * Look for the delimiter from the start of the buffer, continuing a match begun in
+	 * the pending bytes. Bytes before it are content (or discarded preamble).
+	 * @return the buffer after the delimiter, or {@code null} if the buffer was used up
+	 * without finding it (its tail pending when it may start one)
+	 */
+	private @Nullable DataBuffer scan(DataBuffer buffer, Delimiter delimiter, boolean content) {
+		byte[] pattern = delimiter.bytes;
+		int length = pattern.length;
+		int start = buffer.readPosition();
+		int readable = buffer.readableByteCount();
+		BufferBytes bytes = bytes(buffer);
+		if (this.pendingLength > 0) {
+			int held = this.pendingLength;
+			int taken = Math.min(readable, length - 1);
+			System.arraycopy(this.pendingBytes, 0, this.probe, 0, held);
+			bytes.copy(0, this.probe, held, taken);
+			int probed = held + taken;
+			for (int at = 0; at < held; at++) {
+				int compared = Math.min(length, probed - at);
+				if (Arrays.equals(this.probe, at, at + compared, pattern, 0, compared)) {
+					emitPending(at, content);
+					if (compared == length) {
+						releasePending();
+						buffer.readPosition(start + length - (held - at));
+						return buffer;
+					}
+					// the buffer ends inside a delimiter that may still come
+					hold(buffer, bytes, 0);
+					return null;
+				}
+			}
+			emitPending(held, content);
+		}
+		int found = delimiter.indexIn(bytes, readable);
+		if (found != -1) {
+			if (found > 0) {
+				emit(buffer.split(start + found), content);
+			}
+			buffer.readPosition(buffer.readPosition() + length);
+			return buffer;
+		}
+		int tail = readable;
+		for (int at = Math.max(0, readable - length + 1); at < readable; at++) {
+			if (delimiter.startsAt(bytes, at, readable)) {
+				tail = at;
+				break;
+			}
+		}
+		if (tail == readable) {
+			this.owned = false;
+			emit(buffer, content);
+			return null;
+		}
+		if (tail > 0) {
+			emit(buffer.split(start + tail), content);
+		}
+		hold(buffer, bytes, tail);
+		return null;
+	}
+
+	private BufferBytes bytes(DataBuffer buffer) {
+		return BufferBytes.of(buffer, this.nioBytes, this.nettyBytes);
+	}
+
+	/** Keep the buffer, the bytes of {@code bytes} from {@code from} on, as pending. */
+	private void hold(DataBuffer buffer, BufferBytes bytes, int from) {
+		int readable = buffer.readableByteCount();
+		if (readable == 0) {
+			DataBufferUtils.release(buffer);
+			return;
+		}
+		bytes.copy(from, this.pendingBytes, this.pendingLength, readable);
+		this.pendingLength += readable;
+		this.pending.add(buffer);
+	}
+
+	/** Hand on (or discard) the first {@code count} pending bytes; keep the rest. */
+	private void emitPending(int count, boolean content) {
+		int left = count;
+		while (left > 0) {
+			DataBuffer first = this.pending.getFirst();
+			int readable = first.readableByteCount();
+			if (readable <= left) {
+				this.pending.removeFirst();
+				left -= readable;
+				emit(first, content);
+			}
+			else {
+				emit(first.split(first.readPosition() + left), content);
+				left = 0;
+			}
+		}
+		System.arraycopy(this.pendingBytes, count, this.pendingBytes, 0, this.pendingLength - count);
+		this.pendingLength -= count;
+	}
+
+	private void releasePending() {
+		DataBuffer buffer;
+		while ((buffer = this.pending.poll()) != null) {
+			DataBufferUtils.release(buffer);
+		}
+		this.pendingLength = 0;
+	}
+
+	private void emit(DataBuffer piece, boolean content) {
+		if (content && piece.readableByteCount() > 0) {
+			this.parts.content(piece);
+		}
+		else {
+			DataBufferUtils.release(piece);
+		}
+	}
+
+	/**
+	 * Copy header bytes up to the blank line that ends them (headers are small, and parsed
+	 * from one array once), or up to a {@code --} that ends the body.
+	 * @return the buffer after the headers, or {@code null} if it was used up
+	 */
+	private @Nullable DataBuffer readHeaders(DataBuffer buffer) {
+		BufferBytes view = bytes(buffer);
+		int start = buffer.readPosition();
+		int readable = buffer.readableByteCount();
+		for (int i = 0; i < readable; i++) {
+			if (this.headerLength >= this.maxHeadersSize) {
+				throw new DataBufferLimitException(
+						"Part headers exceeded the memory usage limit of " + this.maxHeadersSize + " bytes");
+			}
+			if (this.headerLength == this.headerBytes.length) {
+				this.headerBytes = Arrays.copyOf(this.headerBytes,
+						Math.min(this.headerLength * 2, Math.max(this.maxHeadersSize, 1)));
+			}
+			byte[] bytes = this.headerBytes;
+			int length = ++this.headerLength;
+			bytes[length - 1] = view.get(i);
+			if (length == 2 && bytes[0] == '-' && bytes[1] == '-') {
+				this.state = State.DONE;
+				buffer.readPosition(start + i + 1);
+				return buffer;
+			}
+			if (length >= 4 && bytes[length - 1] == '\n' && bytes[length - 2] == '\r' && bytes[length - 3] == '\n'
+					&& bytes[length - 4] == '\r') {
+				this.state = State.BODY;
+				this.parts.headers(parseHeaders());
+				buffer.readPosition(start + i + 1);
+				return buffer;
+			}
+		}
+		DataBufferUtils.release(buffer);
+		return null;
+	}
+
+	private PartHeaders parseHeaders() {
+		return new PartHeaders(new String(this.headerBytes, 0, this.headerLength, this.headersCharset));
+	}
+
+	private static byte[] concat(byte[]... arrays) {
+		int length = 0;
+		for (byte[] array : arrays) {
+			length += array.length;
+		}
+		byte[] result = new byte[length];
+		int at = 0;
+		for (byte[] array : arrays) {
+			System.arraycopy(array, 0, result, at, array.length);
+			at += array.length;
+		}
+		return result;
+	}
+
+	/**
+	 * A delimiter and its Boyer–Moore–Horspool shifts: a boundary is long and its last
+	 * byte rare in content, so the search mostly reads one byte in every delimiter length.
+	 * Spring's {@code DataBufferUtils.matcher} compares every byte, and Netty's
+	 * {@code ByteBuf.indexOf} finds one byte only.
+	 */
+	private static final class Delimiter {
+
+		private final byte[] bytes;
+
+		/** Shifts in bytes, a quarter of an int table per request: capped, which is safe. */
+		private final byte[] shifts = new byte[256];
+
+		Delimiter(byte[] bytes) {
+			this.bytes = bytes;
+			int last = bytes.length - 1;
+			Arrays.fill(this.shifts, (byte) Math.min(bytes.length, Byte.MAX_VALUE));
+			for (int i = 0; i < last; i++) {
+				this.shifts[bytes[i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
+			}
+		}
+
+		/** The index of the first whole delimiter in [0, to), or -1. */
+		int indexIn(BufferBytes buffer, int to) {
+			byte[] pattern = this.bytes;
+			int last = pattern.length - 1;
+			byte lastByte = pattern[last];
+			int at = 0;
+			while (at + last < to) {
+				byte current = buffer.get(at + last);
+				if (current == lastByte) {
+					int i = last - 1;
+					while (i >= 0 && buffer.get(at + i) == pattern[i]) {
+						i--;
+					}
+					if (i < 0) {
+						return at;
+					}
+				}
+				at += this.shifts[current & 0xFF];
+			}
+			return -1;
+		}
+
+		/** Whether the bytes [at, to) are the start of the delimiter. */
+		boolean startsAt(BufferBytes buffer, int at, int to) {
+			for (int i = at; i < to; i++) {
+				if (buffer.get(i) != this.bytes[i - at]) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+	}
+
+}

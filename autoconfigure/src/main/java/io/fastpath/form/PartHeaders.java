@@ -1,0 +1,107 @@
+package io.fastpath.form;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.util.StringUtils;
+
+/**
+ * The headers of a part as they arrived, decoded once: what reading the part needs (its
+ * {@code Content-Disposition}, parsed once, and its {@code Content-Type}) is looked up in
+ * the text, and {@link HttpHeaders} are built only if asked for. Most parts are never
+ * asked (a text field is read by name and value), and building them costs more than the
+ * rest of the part. Lines are read as Spring's {@code MultipartParser} reads them:
+ * separated by CRLF, a line without a colon ignored, spaces after the colon skipped.
+ *
+ * @author Fastpath
+ */
+final class PartHeaders {
+
+	private final String text;
+
+	private final ContentDisposition disposition;
+
+	private final @Nullable MediaType contentType;
+
+	private volatile @Nullable HttpHeaders headers;
+
+	PartHeaders(String text) {
+		this.text = text;
+		String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
+		this.disposition = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
+				: ContentDisposition.empty();
+		String contentType = first(HttpHeaders.CONTENT_TYPE);
+		this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
+	}
+
+	/**
+	 * Return the parsed {@code Content-Disposition}, as {@code HttpHeaders} would.
+	 * @return the disposition, empty if there is none
+	 */
+	ContentDisposition disposition() {
+		return this.disposition;
+	}
+
+	/**
+	 * Return the {@code Content-Type}, as {@code HttpHeaders} would.
+	 * @return the media type, or {@code null} if there is none
+	 */
+	@Nullable MediaType contentType() {
+		return this.contentType;
+	}
+
+	/**
+	 * Return the headers, built on first use.
+	 * @return the headers
+	 */
+	HttpHeaders headers() {
+		HttpHeaders built = this.headers;
+		if (built == null) {
+			built = new HttpHeaders();
+			int from = 0;
+			int length = this.text.length();
+			while (from < length) {
+				int lineEnd = lineEnd(from);
+				int colon = this.text.indexOf(':', from);
+				if (colon != -1 && colon < lineEnd) {
+					built.add(this.text.substring(from, colon), this.text.substring(valueStart(colon, lineEnd), lineEnd));
+				}
+				from = lineEnd + 2;
+			}
+			this.headers = built;
+		}
+		return built;
+	}
+
+	/** The first value of the named header, or {@code null}. */
+	private @Nullable String first(String name) {
+		int from = 0;
+		int length = this.text.length();
+		while (from < length) {
+			int lineEnd = lineEnd(from);
+			int colon = this.text.indexOf(':', from);
+			if (colon != -1 && colon < lineEnd && colon - from == name.length()
+					&& this.text.regionMatches(true, from, name, 0, name.length())) {
+				return this.text.substring(valueStart(colon, lineEnd), lineEnd);
+			}
+			from = lineEnd + 2;
+		}
+		return null;
+	}
+
+	private int lineEnd(int from) {
+		int lineEnd = this.text.indexOf("\r\n", from);
+		return (lineEnd != -1) ? lineEnd : this.text.length();
+	}
+
+	private int valueStart(int colon, int lineEnd) {
+		int start = colon + 1;
+		while (start < lineEnd && this.text.charAt(start) == ' ') {
+			start++;
+		}
+		return start;
+	}
+
+}

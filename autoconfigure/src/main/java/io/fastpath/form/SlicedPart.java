@@ -1,0 +1,122 @@
+package io.fastpath.form;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.util.Assert;
+
+/**
+ * A part held in memory as the pieces of the request buffers it arrived in, not copied.
+ * They are released by {@link #delete()}, which the exchange calls on every part of
+ * {@code getMultipartData()} when the request ends (and the multipart reader when the
+ * read fails). Each {@link #content()} subscription gets its own retained views of them,
+ * so the content can be read more than once, and each view is the subscriber's to release.
+ *
+ * @author Fastpath
+ */
+class SlicedPart implements Part {
+
+	private final PartHeaders headers;
+
+	private final List<DataBuffer> pieces;
+
+	private final AtomicBoolean deleted = new AtomicBoolean();
+
+	SlicedPart(PartHeaders headers, List<DataBuffer> pieces) {
+		this.headers = headers;
+		this.pieces = pieces;
+	}
+
+	/**
+	 * A part of the given headers and content: a {@link FilePart} if its
+	 * {@code Content-Disposition} has a filename, as Spring's.
+	 */
+	static SlicedPart of(PartHeaders headers, List<DataBuffer> pieces) {
+		return (headers.disposition().getFilename() != null) ? new File(headers, pieces)
+				: new SlicedPart(headers, pieces);
+	}
+
+	@Override
+	public String name() {
+		String name = this.headers.disposition().getName();
+		Assert.state(name != null, "No name available");
+		return name;
+	}
+
+	@Override
+	public HttpHeaders headers() {
+		return this.headers.headers();
+	}
+
+	PartHeaders partHeaders() {
+		return this.headers;
+	}
+
+	@Override
+	@SuppressWarnings("deprecation")
+	public Flux<DataBuffer> content() {
+		// retainedSlice, deprecated for split(), because split() would cut the held piece:
+		// a view per subscriber leaves it whole for the next one
+		return Flux.defer(() -> {
+			Assert.state(!this.deleted.get(), "Part deleted");
+			return Flux.fromIterable(this.pieces)
+				.map((piece) -> piece.retainedSlice(piece.readPosition(), piece.readableByteCount()));
+		});
+	}
+
+	@Override
+	public Mono<Void> delete() {
+		return Mono.fromRunnable(this::release);
+	}
+
+	/** Release the pieces, once however often it is called. */
+	void release() {
+		if (this.deleted.compareAndSet(false, true)) {
+			this.pieces.forEach(DataBufferUtils::release);
+		}
+	}
+
+	boolean isDeleted() {
+		return this.deleted.get();
+	}
+
+	List<DataBuffer> pieces() {
+		return this.pieces;
+	}
+
+	@Override
+	public String toString() {
+		return getClass().getSimpleName() + "{" + this.headers.disposition().getName() + "}";
+	}
+
+	/** A file part held in memory: written to its destination from the pieces. */
+	static final class File extends SlicedPart implements FilePart {
+
+		File(PartHeaders headers, List<DataBuffer> pieces) {
+			super(headers, pieces);
+		}
+
+		@Override
+		public String filename() {
+			String filename = partHeaders().disposition().getFilename();
+			Assert.state(filename != null, "No filename found");
+			return filename;
+		}
+
+		@Override
+		public Mono<Void> transferTo(Path dest) {
+			return DataBufferUtils.write(content(), dest);
+		}
+
+	}
+
+}

@@ -1,0 +1,110 @@
+package io.fastpath.form;
+
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+
+/**
+ * Reads the parts of a {@code multipart/form-data} body in one scan, in place of Spring's
+ * {@link DefaultPartHttpMessageReader} and with its settings ({@link MultipartSettings}):
+ * boundaries are found over the incoming buffers ({@link MultipartScanner}), a part in
+ * memory is the pieces of those buffers it arrived in (a text field decoded only when its
+ * value is read), and a part over the in-memory limit is written to a temporary file from
+ * the buffers and read back into buffers of the request's factory
+ * ({@link PartAssembly}). Errors are Spring's: {@link DecodingException} for a malformed
+ * body, {@code DataBufferLimitException} over a limit. Every buffer is released, and every
+ * file deleted, on error and cancel; parts handed out are the reader's caller's to
+ * {@link Part#delete() delete}, which {@code getMultipartData()} does when the request
+ * ends.
+ *
+ * @author Fastpath
+ */
+final class SlicingPartReader implements HttpMessageReader<Part> {
+
+	private static final List<MediaType> MEDIA_TYPES = List.of(MediaType.MULTIPART_FORM_DATA);
+
+	private final MultipartSettings settings;
+
+	SlicingPartReader(MultipartSettings settings) {
+		this.settings = settings;
+	}
+
+	MultipartSettings settings() {
+		return this.settings;
+	}
+
+	@Override
+	public List<MediaType> getReadableMediaTypes() {
+		return MEDIA_TYPES;
+	}
+
+	@Override
+	public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
+		return Part.class.equals(elementType.toClass())
+				&& (mediaType == null || MediaType.MULTIPART_FORM_DATA.isCompatibleWith(mediaType));
+	}
+
+	@Override
+	public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+		return Flux.defer(() -> {
+			byte[] boundary = boundary(message);
+			if (boundary == null) {
+				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
+						+ message.getHeaders().getContentType() + "\""));
+			}
+			PartAssembly assembly = new PartAssembly(boundary, this.settings);
+			return message.getBody()
+				.takeWhile((buffer) -> assembly.isReading(buffer))
+				.concatMap(assembly::feed, 1)
+				.concatWith(Flux.defer(assembly::finish))
+				// before the signal goes on, not after as doFinally: whoever sees the error or
+				// the end finds the buffers released and the files deleted
+				.doOnTerminate(assembly::dispose)
+				.doOnCancel(assembly::dispose)
+				.doOnDiscard(Object.class, SlicingPartReader::discard);
+		});
+	}
+
+	private byte @Nullable [] boundary(ReactiveHttpInputMessage message) {
+		MediaType contentType = message.getHeaders().getContentType();
+		String boundary = (contentType != null) ? contentType.getParameter("boundary") : null;
+		if (boundary == null) {
+			return null;
+		}
+		int length = boundary.length();
+		if (length > 2 && boundary.charAt(0) == '"' && boundary.charAt(length - 1) == '"') {
+			boundary = boundary.substring(1, length - 1);
+		}
+		return boundary.getBytes(this.settings.headersCharset());
+	}
+
+	private static void discard(Object discarded) {
+		if (discarded instanceof DataBuffer buffer) {
+			DataBufferUtils.release(buffer);
+		}
+		else if (discarded instanceof Part part) {
+			PartAssembly.discard(part);
+		}
+	}
+
+	@Override
+	public Mono<Part> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
+			Map<String, Object> hints) {
+
+		return Mono.error(new UnsupportedOperationException("Cannot read multipart request body into single Part"));
+	}
+
+}

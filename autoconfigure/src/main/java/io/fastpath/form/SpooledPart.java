@@ -1,0 +1,228 @@
+package io.fastpath.form;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Callable;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.util.Assert;
+
+/**
+ * A part over the in-memory limit, stored in a temporary file as Spring's is. The file is
+ * written from the request buffers through a {@link FileChannel} (no copy on the heap
+ * when they are direct), read back into buffers of the request's own factory (pooled,
+ * where the server pools), and {@link #transferTo copied} to a destination without being
+ * read back at all. {@link #delete()} deletes the file, once however often it is called.
+ * All file work runs on the blocking scheduler, as Spring's.
+ *
+ * @author Fastpath
+ */
+class SpooledPart implements Part {
+
+	/** Bytes read from the file per buffer. */
+	static final int READ_BUFFER_SIZE = 64 * 1024;
+
+	private final PartHeaders headers;
+
+	private final Spool spool;
+
+	private final DataBufferFactory factory;
+
+	private final Scheduler scheduler;
+
+	SpooledPart(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
+		this.headers = headers;
+		this.spool = spool;
+		this.factory = factory;
+		this.scheduler = scheduler;
+	}
+
+	static SpooledPart of(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
+		return (headers.disposition().getFilename() != null)
+				? new File(headers, spool, factory, scheduler) : new SpooledPart(headers, spool, factory, scheduler);
+	}
+
+	@Override
+	public String name() {
+		String name = this.headers.disposition().getName();
+		Assert.state(name != null, "No name available");
+		return name;
+	}
+
+	@Override
+	public HttpHeaders headers() {
+		return this.headers.headers();
+	}
+
+	PartHeaders partHeaders() {
+		return this.headers;
+	}
+
+	@Override
+	public Flux<DataBuffer> content() {
+		return DataBufferUtils
+			.readByteChannel(() -> FileChannel.open(this.spool.path(), StandardOpenOption.READ), this.factory,
+					READ_BUFFER_SIZE)
+			.subscribeOn(this.scheduler);
+	}
+
+	@Override
+	public Mono<Void> delete() {
+		return blocking(() -> {
+			this.spool.delete();
+			return null;
+		});
+	}
+
+	/** Delete the file on the calling thread. */
+	void deleteNow() {
+		this.spool.delete();
+	}
+
+	Mono<Void> blocking(Callable<?> work) {
+		return Mono.<Void>fromCallable(() -> {
+			work.call();
+			return null;
+		}).subscribeOn(this.scheduler);
+	}
+
+	Path path() {
+		return this.spool.path();
+	}
+
+	@Override
+	public String toString() {
+		return getClass().getSimpleName() + "{" + this.headers.disposition().getName() + "}";
+	}
+
+	/** A file part on disk: copied to its destination, file to file. */
+	static final class File extends SpooledPart implements FilePart {
+
+		File(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
+			super(headers, spool, factory, scheduler);
+		}
+
+		@Override
+		public String filename() {
+			String filename = partHeaders().disposition().getFilename();
+			Assert.state(filename != null, "No filename found");
+			return filename;
+		}
+
+		@Override
+		public Mono<Void> transferTo(Path dest) {
+			return blocking(() -> Files.copy(path(), dest, StandardCopyOption.REPLACE_EXISTING));
+		}
+
+	}
+
+	/**
+	 * The temporary file of one part: created on the first write, written buffer by
+	 * buffer, closed when the part ends, deleted once. Used on the blocking scheduler.
+	 */
+	static final class Spool {
+
+		private @Nullable Path path;
+
+		private @Nullable FileChannel channel;
+
+		private boolean deleted;
+
+		/**
+		 * Write the piece to the file, creating it first if need be, and release it.
+		 * @param piece the bytes
+		 * @param directory where to create the file
+		 */
+		synchronized void write(DataBuffer piece, Path directory) {
+			try {
+				FileChannel target = open(directory);
+				try (DataBuffer.ByteBufferIterator views = piece.readableByteBuffers()) {
+					while (views.hasNext()) {
+						ByteBuffer view = views.next();
+						while (view.hasRemaining()) {
+							target.write(view);
+						}
+					}
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not write multipart file " + this.path, ex);
+			}
+			finally {
+				DataBufferUtils.release(piece);
+			}
+		}
+
+		private FileChannel open(Path directory) throws IOException {
+			FileChannel open = this.channel;
+			if (open != null) {
+				return open;
+			}
+			Assert.state(!this.deleted, "Multipart file deleted");
+			Path file = Files.createTempFile(directory, null, ".multipart");
+			this.path = file;
+			open = FileChannel.open(file, StandardOpenOption.WRITE);
+			this.channel = open;
+			return open;
+		}
+
+		/** Close the file: the part is complete. */
+		synchronized void close() {
+			FileChannel open = this.channel;
+			if (open != null) {
+				this.channel = null;
+				try {
+					open.close();
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException("Could not close multipart file " + this.path, ex);
+				}
+			}
+		}
+
+		synchronized Path path() {
+			Path file = this.path;
+			Assert.state(file != null && !this.deleted, "No multipart file");
+			return file;
+		}
+
+		/** Close and delete the file, if any, once. */
+		synchronized void delete() {
+			if (this.deleted) {
+				return;
+			}
+			this.deleted = true;
+			FileChannel open = this.channel;
+			this.channel = null;
+			try {
+				if (open != null) {
+					open.close();
+				}
+				if (this.path != null) {
+					Files.deleteIfExists(this.path);
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not delete multipart file " + this.path, ex);
+			}
+		}
+
+	}
+
+}

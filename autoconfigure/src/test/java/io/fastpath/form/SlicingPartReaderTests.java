@@ -1,0 +1,298 @@
+package io.fastpath.form;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.FormFieldPart;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.NoDroppedErrorsExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link SlicingPartReader} beyond what stock does alike
+ * ({@link SlicingPartReaderDifferentialTests}): parts are the request's buffers, not
+ * copies; a spooled part is read back into buffers of the request's factory, or copied
+ * file to file; limits; and every buffer released and every file deleted on error and
+ * cancel.
+ */
+@ExtendWith(NoDroppedErrorsExtension.class)
+class SlicingPartReaderTests {
+
+	private static final ResolvableType PART = ResolvableType.forClass(Part.class);
+
+	private static final String BOUNDARY = "fastpath-boundary";
+
+	@TempDir
+	Path files;
+
+	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
+
+	@Test
+	void textFieldsAndSmallFilesAreTheRequestBuffersNotCopies() {
+		byte[] file = bytes(1000, 1);
+		byte[] body = body(field("a", "one"), field("b", "zwei ü"), file("f", file));
+		List<Part> parts = read(reader(256 * 1024), request(body, 100));
+		assertThat(parts).hasSize(3);
+		assertThat(((FormFieldPart) parts.get(0)).value()).isEqualTo("one");
+		assertThat(((FormFieldPart) parts.get(1)).value()).isEqualTo("zwei ü");
+		assertThat(content(parts.get(2))).isEqualTo(file);
+		assertThat(content(parts.get(2))).as("read again").isEqualTo(file);
+		assertThat(this.factory.requestedCapacities()).as("buffers allocated: the request's chunks only")
+			.hasSize((body.length + 99) / 100);
+		delete(parts);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aTextFieldIsDecodedInItsCharset() {
+		String part = "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"t\"\r\n"
+				+ "Content-Type: text/plain; charset=ISO-8859-1\r\n\r\n";
+		byte[] body = concat(part.getBytes(StandardCharsets.US_ASCII), "caf\u00e9".getBytes(StandardCharsets.ISO_8859_1),
+				("\r\n--" + BOUNDARY + "--").getBytes(StandardCharsets.US_ASCII));
+		List<Part> parts = read(reader(1024), request(body, 3));
+		assertThat(parts).singleElement()
+			.isInstanceOfSatisfying(FormFieldPart.class, (field) -> assertThat(field.value()).isEqualTo("café"));
+		delete(parts);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aPartOverTheInMemoryLimitIsSpooledAndReadBackIntoBuffersOfTheRequestsFactory() throws IOException {
+		byte[] file = bytes(200_000, 2);
+		List<Part> parts = read(reader(10_000), request(8192, file("big", file)));
+		assertThat(files()).hasSize(1);
+		int allocated = this.factory.requestedCapacities().size();
+		assertThat(content(parts.get(0))).isEqualTo(file);
+		assertThat(this.factory.requestedCapacities().subList(allocated, this.factory.requestedCapacities().size()))
+			.as("read back into the request's factory").isNotEmpty()
+			.allMatch((capacity) -> capacity == SpooledPart.READ_BUFFER_SIZE);
+		delete(parts);
+		assertThat(files()).isEmpty();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void transferToCopiesASpooledPartWithoutReadingItBack(@TempDir Path destination) throws IOException {
+		byte[] file = bytes(100_000, 3);
+		List<Part> parts = read(reader(10_000), request(8192, file("big", file)));
+		int allocated = this.factory.requestedCapacities().size();
+		Path copy = destination.resolve("copy");
+		((FilePart) parts.get(0)).transferTo(copy).block(Duration.ofSeconds(10));
+		assertThat(Files.readAllBytes(copy)).isEqualTo(file);
+		assertThat(this.factory.requestedCapacities()).as("buffers allocated").hasSize(allocated);
+		delete(parts);
+		assertThat(files()).isEmpty();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void transferToWritesAnInMemoryPart(@TempDir Path destination) throws IOException {
+		byte[] file = bytes(3000, 4);
+		List<Part> parts = read(reader(10_000), request(1000, file("small", file)));
+		Path copy = destination.resolve("copy");
+		((FilePart) parts.get(0)).transferTo(copy).block(Duration.ofSeconds(10));
+		assertThat(Files.readAllBytes(copy)).isEqualTo(file);
+		delete(parts);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void deletingTwiceIsHarmlessAndContentIsGoneAfterwards() {
+		List<Part> parts = read(reader(10), request(100, file("small", bytes(5, 5)), file("big", bytes(500, 6))));
+		delete(parts);
+		delete(parts);
+		StepVerifier.create(parts.get(0).content()).expectError(IllegalStateException.class).verify();
+		StepVerifier.create(parts.get(1).content()).expectError(IllegalStateException.class).verify();
+		this.factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "cancelled after {0} parts")
+	@ValueSource(ints = { 0, 1, 2 })
+	void cancellingReleasesEveryBufferAndDeletesEveryFile(int taken) throws IOException {
+		MockServerHttpRequest request = request(4096, file("a", bytes(50_000, 7)), file("b", bytes(30_000, 8)),
+				field("c", "text"), file("d", bytes(50_000, 9)));
+		List<Part> parts = reader(20_000).read(PART, request, Map.of())
+			.take(taken)
+			.collectList()
+			.block(Duration.ofSeconds(10));
+		assertThat(parts).hasSize(taken);
+		delete(parts);
+		assertThat(files()).isEmpty();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aTruncatedBodyFailsAsMalformedAndLeavesNothing() throws IOException {
+		byte[] body = body(file("a", bytes(50_000, 10)), field("b", "text"));
+		byte[] truncated = Arrays.copyOf(body, body.length - 10);
+		assertReadFails(reader(20_000), request(truncated, 4096), DecodingException.class);
+	}
+
+	@Test
+	void aTextFieldAtTheInMemoryLimitIsTooLarge() throws IOException {
+		assertReadFails(reader(100), request(30, field("a", "x".repeat(100))), DataBufferLimitException.class);
+	}
+
+	@Test
+	void aPartOverTheDiskLimitIsTooLarge() throws IOException {
+		SlicingPartReader reader = new SlicingPartReader(settings(100, 1000, -1, 10 * 1024));
+		assertReadFails(reader, request(64, file("a", bytes(1001, 11))), DataBufferLimitException.class);
+	}
+
+	@Test
+	void aPartTooManyIsMalformedAsStocksSays() throws IOException {
+		SlicingPartReader reader = new SlicingPartReader(settings(100, -1, 2, 10 * 1024));
+		assertReadFails(reader, request(16, field("a", "1"), field("b", "2"), field("c", "3")),
+				DecodingException.class);
+	}
+
+	@Test
+	void headersOverTheirLimitAreTooLarge() throws IOException {
+		SlicingPartReader reader = new SlicingPartReader(settings(100, -1, -1, 200));
+		assertReadFails(reader, request(16, field("a".repeat(300), "1")), DataBufferLimitException.class);
+	}
+
+	@Test
+	void aBodyWithoutBoundaryInItsTypeIsMalformed() {
+		MockServerHttpRequest request = MockServerHttpRequest.post("/")
+			.contentType(MediaType.MULTIPART_FORM_DATA)
+			.body(Flux.empty());
+		StepVerifier.create(reader(10).read(PART, request, Map.of())).expectError(DecodingException.class).verify();
+	}
+
+	private void assertReadFails(SlicingPartReader reader, MockServerHttpRequest request,
+			Class<? extends Throwable> error) throws IOException {
+		List<Part> emitted = new ArrayList<>();
+		assertThatExceptionOfType(error).isThrownBy(
+				() -> reader.read(PART, request, Map.of()).doOnNext(emitted::add).blockLast(Duration.ofSeconds(10)));
+		delete(emitted);
+		assertThat(files()).isEmpty();
+		this.factory.assertNoLeaks();
+	}
+
+	private SlicingPartReader reader(int maxInMemorySize) {
+		return new SlicingPartReader(settings(maxInMemorySize, -1, -1, 10 * 1024));
+	}
+
+	private MultipartSettings settings(int maxInMemorySize, long maxDisk, int maxParts, int maxHeaders) {
+		SlicingPartReaderDifferentialTests.Limits limits = new SlicingPartReaderDifferentialTests.Limits(
+				maxInMemorySize, maxDisk, maxParts, maxHeaders);
+		return limits.fastpath(this.files).settings();
+	}
+
+	private static List<Part> read(SlicingPartReader reader, MockServerHttpRequest request) {
+		return reader.read(PART, request, Map.of()).collectList().block(Duration.ofSeconds(10));
+	}
+
+	private static byte[] content(Part part) {
+		// not DataBufferUtils.join, which allocates one more buffer from the factory
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		part.content().doOnNext((buffer) -> {
+			byte[] read = new byte[buffer.readableByteCount()];
+			buffer.read(read);
+			bytes.writeBytes(read);
+			DataBufferUtils.release(buffer);
+		}).blockLast(Duration.ofSeconds(10));
+		return bytes.toByteArray();
+	}
+
+	private static void delete(List<Part> parts) {
+		for (Part part : parts) {
+			part.delete().block(Duration.ofSeconds(10));
+		}
+	}
+
+	private List<Path> files() throws IOException {
+		try (Stream<Path> files = Files.list(this.files)) {
+			return files.toList();
+		}
+	}
+
+	private MockServerHttpRequest request(int chunkSize, byte[]... parts) {
+		return request(body(parts), chunkSize);
+	}
+
+	private MockServerHttpRequest request(byte[] body, int chunkSize) {
+		// allocated as they are asked for, as a transport does
+		Flux<DataBuffer> chunks = Flux.range(0, (body.length + chunkSize - 1) / chunkSize).map((index) -> {
+			int at = index * chunkSize;
+			int length = Math.min(chunkSize, body.length - at);
+			DataBuffer chunk = this.factory.allocateBuffer(length);
+			chunk.write(body, at, length);
+			return chunk;
+		});
+		return MockServerHttpRequest.post("/")
+			.contentType(new MediaType(MediaType.MULTIPART_FORM_DATA, Map.of("boundary", BOUNDARY)))
+			.body(chunks);
+	}
+
+	private static byte[] body(byte[]... parts) {
+		byte[] body = new byte[0];
+		for (byte[] part : parts) {
+			body = concat(body, ("--" + BOUNDARY + "\r\n").getBytes(StandardCharsets.US_ASCII), part,
+					"\r\n".getBytes(StandardCharsets.US_ASCII));
+		}
+		return concat(body, ("--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
+	}
+
+	private static byte[] field(String name, String value) {
+		return concat(("Content-Disposition: form-data; name=\"" + name + "\"\r\n\r\n").getBytes(StandardCharsets.UTF_8),
+				value.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private static byte[] file(String name, byte[] content) {
+		return concat(("Content-Disposition: form-data; name=\"" + name + "\"; filename=\"" + name + ".bin\"\r\n"
+				+ "Content-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8), content);
+	}
+
+	private static byte[] bytes(int size, long seed) {
+		byte[] bytes = new byte[size];
+		new Random(seed).nextBytes(bytes);
+		return bytes;
+	}
+
+	private static byte[] concat(byte[]... arrays) {
+		int length = 0;
+		for (byte[] array : arrays) {
+			length += array.length;
+		}
+		byte[] result = new byte[length];
+		int at = 0;
+		for (byte[] array : arrays) {
+			System.arraycopy(array, 0, result, at, array.length);
+			at += array.length;
+		}
+		return result;
+	}
+
+}

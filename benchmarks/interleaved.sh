@@ -3,7 +3,7 @@
 # ~2 ms blocks over many rounds (io.fastpath.benchmarks.Interleaved), so that the drift of
 # two shared cores cancels out of the ratios. Time and bytes of whole requests over real
 # HTTP to Reactor Netty, against stock and against stock with Blackbird on its mapper.
-# Writes benchmarks/results/interleaved.md. About 3 minutes on 2 cores.
+# Writes benchmarks/results/interleaved.md. About 6 minutes on 2 cores.
 #
 #   benchmarks/interleaved.sh                  # every row
 #   ROUNDS=200 benchmarks/interleaved.sh       # tighter quartiles
@@ -36,4 +36,19 @@ row "Form of 50 fields, getFormData()" \
 	request=form-50:stock request=form-50:fastpath
 row "5 fields bound: @ModelAttribute (stock) against five @FormParam (Fastpath), different controllers" \
 	request=bind-5:stock request=bind-5:fastpath
+row "Multipart form of 5 fields, getMultipartData(), against the same fields urlencoded read by Fastpath" \
+	request=form-5:fastpath request=multipart-5:stock request=multipart-5:fastpath
+row "Multipart form of 50 fields, getMultipartData()" \
+	request=multipart-50:stock request=multipart-50:fastpath
+row "One 4 MB file part read whole through getMultipartData()" \
+	request=upload-4mb:stock request=upload-4mb:fastpath
+row "Response: Flux<T> of 1000 records as a JSON array, against the mapper's byte[] of the same records" \
+	request=bytes-1000:stock request=flux-json-1000:stock request=flux-json-1000:stockBlackbird \
+	request=flux-json-1000:fastpath request=list-1000:stock request=list-1000:fastpath
+row "Response: Flux<T> of 10 records as a JSON array, against the mapper's byte[]" \
+	request=bytes-10:stock request=flux-json-10:stock request=flux-json-10:fastpath
+row "Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (as a JSON array)" \
+	request=bytes-1000:stock request=flux-ndjson-1000:stock request=flux-ndjson-1000:fastpath
+row "Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)" \
+	request=bytes-1000:stock request=flux-sse-1000:stock request=flux-sse-1000:fastpath
 echo "Report: $REPORT"

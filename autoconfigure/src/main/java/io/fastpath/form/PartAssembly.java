@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -164,8 +163,7 @@ final class PartAssembly implements MultipartScanner.Parts {
 		this.count++;
 		int maxParts = this.settings.maxParts();
 		if (maxParts > 0 && this.count > maxParts) {
-			// Spring's message, which RequestForm answers with 413
-			throw new DecodingException("Too many parts (" + this.count + "/" + maxParts + " allowed)");
+			throw new TooManyPartsException(this.count, maxParts);
 		}
 		this.headers = headers;
 		this.kind = isFormField(headers) ? Kind.FIELD : Kind.MEMORY;

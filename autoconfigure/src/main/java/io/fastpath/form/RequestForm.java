@@ -123,18 +123,28 @@ final class RequestForm {
 	 * @return a 413 for limits, a 400 for a malformed body, else the error itself
 	 */
 	static Throwable translateMultipartError(Throwable error) {
-		if (error instanceof DataBufferLimitException) {
+		if (error instanceof DataBufferLimitException || error instanceof TooManyPartsException) {
 			return new ContentTooLargeException(error);
 		}
 		if (error instanceof DecodingException) {
-			// DefaultPartHttpMessageReader reports its part limit as a decoding error
-			String message = error.getMessage();
-			if (message != null && message.startsWith("Too many parts")) {
+			if (isStockPartLimit(error)) {
 				return new ContentTooLargeException(error);
 			}
-			return new ServerWebInputException("Malformed multipart form: " + message, null, error);
+			return new ServerWebInputException("Malformed multipart form: " + error.getMessage(), null, error);
 		}
 		return error;
+	}
+
+	/**
+	 * Whether the error is the part limit of Spring's own {@code DefaultPartHttpMessageReader}
+	 * (in use when {@code fastpath.form.multipart.enabled} is off, or Fastpath is): it raises
+	 * a plain {@link DecodingException}, with no type of its own to tell a limit from a
+	 * malformed body, so only its message tells. Fastpath's reader raises a
+	 * {@link TooManyPartsException}. A test on stock's reader pins the message.
+	 */
+	private static boolean isStockPartLimit(Throwable error) {
+		String message = error.getMessage();
+		return message != null && message.startsWith("Too many parts");
 	}
 
 	/**

@@ -170,10 +170,13 @@ class SlicingPartReaderTests {
 	}
 
 	@Test
-	void aPartTooManyIsMalformedAsStocksSays() throws IOException {
+	void aPartTooManyIsADecodingErrorAsStocksIsWithATypeOfItsOwn() throws IOException {
 		SlicingPartReader reader = new SlicingPartReader(settings(100, -1, 2, 10 * 1024));
+		// A DecodingException, as stock's, and a TooManyPartsException, which RequestForm
+		// answers with 413 by its type (RequestFormTests).
 		assertReadFails(reader, request(16, field("a", "1"), field("b", "2"), field("c", "3")),
-				DecodingException.class);
+				TooManyPartsException.class);
+		assertThat(DecodingException.class).isAssignableFrom(TooManyPartsException.class);
 	}
 
 	@Test

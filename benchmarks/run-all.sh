@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The whole benchmark suite in one command: every JMH benchmark (stock and Fastpath side by
-# side, with the GC profiler), then the server load (benchmarks/load.sh), and one markdown
-# report of both in benchmarks/results/report.md, headed with the machine it ran on.
-# About 19 minutes on 2 cores (a run must stay under 20).
+# The whole benchmark suite in one command: the JMH benchmarks (stock, stock with Blackbird
+# and Fastpath side by side, with the GC profiler), the whole requests interleaved in one
+# JVM (benchmarks/interleaved.sh), then the server load (benchmarks/load.sh), and one
+# markdown report of all three in benchmarks/results/report.md, headed with the machine it
+# ran on. A run must stay under 25 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 benchmarks/run.sh
+benchmarks/interleaved.sh
 benchmarks/load.sh
 elapsed=$(( $(date +%s) - started ))
 {
@@ -16,6 +18,10 @@ elapsed=$(( $(date +%s) - started ))
 	echo "#### JMH (ops/s with 99.9% error; B/op is \`gc.alloc.rate.norm\`)"
 	echo
 	cat benchmarks/results/latest.md
+	echo
+	echo "#### Whole requests over HTTP to Reactor Netty, interleaved in one JVM"
+	echo
+	cat benchmarks/results/interleaved.md
 	echo
 	echo "#### Server load (the sample application, wrk over loopback)"
 	echo

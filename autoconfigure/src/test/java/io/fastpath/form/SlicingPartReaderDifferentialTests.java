@@ -28,6 +28,7 @@ import reactor.core.publisher.Hooks;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.DecodingException;
+import org.springframework.core.SpringVersion;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -322,11 +323,21 @@ class SlicingPartReaderDifferentialTests {
 				return DEFAULT;
 			}
 			int[] inMemory = { -1, 1, 16, 100, 1000, 256 * 1024 };
-			long[] disk = { -1, -1, 50, 3000 };
+			// Spring Framework 7.0.8 (Boot 4.0.7) fails forms with a disk limit that 7.0.10
+			// (Boot 4.1.2) and Fastpath read ("Part exceeded the disk usage limit of 50 bytes"
+			// on forms whose parts stay under the in-memory limit of 100, seen in CI): no disk
+			// limit is drawn there, the limit being compared on the Spring versions that apply
+			// it as 7.0.10 does.
+			long[] disk = stockAppliesDiskLimitAs7010() ? new long[] { -1, -1, 50, 3000 } : new long[] { -1 };
 			int[] parts = { -1, -1, 2, 4 };
 			int[] headers = { 10 * 1024, 10 * 1024, 90 };
 			return new Limits(inMemory[random.nextInt(inMemory.length)], disk[random.nextInt(disk.length)],
 					parts[random.nextInt(parts.length)], headers[random.nextInt(headers.length)]);
+		}
+
+		private static boolean stockAppliesDiskLimitAs7010() {
+			String version = SpringVersion.getVersion();
+			return version == null || !version.matches("7\\.0\\.[0-9]");
 		}
 
 		DefaultPartHttpMessageReader stock(Path files) {

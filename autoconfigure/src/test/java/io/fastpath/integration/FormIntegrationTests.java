@@ -200,14 +200,12 @@ abstract class FormIntegrationTests extends RealServerTests {
 				entry("color", "GREEN"), entry("scores", List.of(1, 2)), entry("nickname", "àda"),
 				entry("city", "Paris"), entry("ticket", "null"), entry("formNames", answer.get("formNames")),
 				entry("source", List.of("query", "form")), entry("sameForm", false));
-		// Spring's multipart reader keeps parts by name in a hash map: the order of names is its
-		List<String> names = new ArrayList<>(
-				List.of("name", "age", "active", "color", "score", "nickname", "ticket", "source"));
-		if (!multipartParserKeepsEmptyParts()) {
-			// Stock's parser drops the empty "ticket" part on this Spring version.
-			names.remove("ticket");
-		}
-		assertThat((List<Object>) answer.get("formNames")).containsExactlyInAnyOrderElementsOf(names);
+		// Spring's multipart reader keeps parts by name in a hash map: the order of names is its.
+		// Fastpath's part reader keeps the empty "ticket" part on every Spring version (stock's
+		// drops it on Spring Framework 7.0.8 when its delimiter comes in the buffer of its
+		// headers, spring-framework#37264, fixed by 7.0.10).
+		assertThat((List<Object>) answer.get("formNames")).containsExactlyInAnyOrder("name", "age", "active", "color",
+				"score", "nickname", "ticket", "source");
 		assertThat(serverReads()).isEmpty();
 	}
 

@@ -105,17 +105,6 @@ abstract class RealServerTests {
 				() -> "Spring Framework " + version + "'s MultipartParser leaks a truncated body's buffer");
 	}
 
-	/**
-	 * Whether Spring's multipart parser keeps a part with an empty body that is not the
-	 * last: Spring Framework 7.0.8 (Boot 4.0.7) drops it when its delimiter comes in the
-	 * buffer of its headers, as in a form sent whole (spring-framework#37264, fixed by
-	 * 7.0.10, Boot 4.1.2).
-	 */
-	protected static boolean multipartParserKeepsEmptyParts() {
-		String version = SpringVersion.getVersion();
-		return version == null || !version.matches("7\\.0\\.[0-9]");
-	}
-
 	@Test
 	void runsOnTheServerItIsNamedFor() {
 		assertThat(this.context.getWebServer()).isNotNull()

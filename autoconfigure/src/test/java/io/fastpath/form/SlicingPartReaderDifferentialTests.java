@@ -46,6 +46,7 @@ import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.TestSeed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Differential tests of {@link SlicingPartReader} against Spring's
@@ -77,6 +78,7 @@ class SlicingPartReaderDifferentialTests {
 	@ParameterizedTest(name = "on {0} buffers")
 	@ValueSource(strings = { "heap", "netty" })
 	void readsRandomFormsLikeStock(String buffers) {
+		assumeStockReadsRandomFormsAs7010();
 		Random random = TestSeed.random("SlicingPartReader.random." + buffers);
 		LeakTrackingDataBufferFactory factory = factory(buffers);
 		for (int i = 0; i < CASES; i++) {
@@ -119,6 +121,7 @@ class SlicingPartReaderDifferentialTests {
 
 	@Test
 	void fuzzedFormsAreReadLikeStock() {
+		assumeStockReadsRandomFormsAs7010();
 		Random random = TestSeed.random("SlicingPartReader.fuzz");
 		LeakTrackingDataBufferFactory heap = LeakTrackingDataBufferFactory.heap();
 		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
@@ -309,6 +312,20 @@ class SlicingPartReaderDifferentialTests {
 				: LeakTrackingDataBufferFactory.nettyPooled();
 	}
 
+	/**
+	 * Skip the random comparisons where stock is the older reader: Spring Framework 7.0.8
+	 * (Boot 4.0.7) drops an empty part that is not the last when its delimiter comes in the
+	 * buffer of its headers (spring-framework#37264), and fails some forms for their disk
+	 * usage that 7.0.10 reads ("Part exceeded the disk usage limit of 50 bytes" on parts
+	 * under the in-memory limit), both seen in CI at Boot 4.0.7. Fastpath's reader reads as
+	 * 7.0.10 does, the reference on Boot 4.1.2; the fixed cases here run on both.
+	 */
+	private static void assumeStockReadsRandomFormsAs7010() {
+		String version = SpringVersion.getVersion();
+		assumeTrue(version == null || !version.matches("7\\.0\\.[0-9]"),
+				() -> "Spring Framework " + version + "'s multipart reader differs from 7.0.10's on random forms");
+	}
+
 	/** What a reader gave: the parts, each as text, or its error. */
 	record Outcome(List<String> parts, @Nullable Throwable error) {
 	}
@@ -323,21 +340,11 @@ class SlicingPartReaderDifferentialTests {
 				return DEFAULT;
 			}
 			int[] inMemory = { -1, 1, 16, 100, 1000, 256 * 1024 };
-			// Spring Framework 7.0.8 (Boot 4.0.7) fails forms with a disk limit that 7.0.10
-			// (Boot 4.1.2) and Fastpath read ("Part exceeded the disk usage limit of 50 bytes"
-			// on forms whose parts stay under the in-memory limit of 100, seen in CI): no disk
-			// limit is drawn there, the limit being compared on the Spring versions that apply
-			// it as 7.0.10 does.
-			long[] disk = stockAppliesDiskLimitAs7010() ? new long[] { -1, -1, 50, 3000 } : new long[] { -1 };
+			long[] disk = { -1, -1, 50, 3000 };
 			int[] parts = { -1, -1, 2, 4 };
 			int[] headers = { 10 * 1024, 10 * 1024, 90 };
 			return new Limits(inMemory[random.nextInt(inMemory.length)], disk[random.nextInt(disk.length)],
 					parts[random.nextInt(parts.length)], headers[random.nextInt(headers.length)]);
-		}
-
-		private static boolean stockAppliesDiskLimitAs7010() {
-			String version = SpringVersion.getVersion();
-			return version == null || !version.matches("7\\.0\\.[0-9]");
 		}
 
 		DefaultPartHttpMessageReader stock(Path files) {

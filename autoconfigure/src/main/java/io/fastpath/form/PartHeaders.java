@@ -5,6 +5,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
 /**
@@ -42,6 +43,17 @@ final class PartHeaders {
 	 */
 	ContentDisposition disposition() {
 		return this.disposition;
+	}
+
+	/**
+	 * Return the part's name, as Spring's parts give it.
+	 * @return the name of the {@code Content-Disposition}
+	 * @throws IllegalStateException if it has none
+	 */
+	String name() {
+		String name = this.disposition.getName();
+		Assert.state(name != null, "No name available");
+		return name;
 	}
 
 	/**

@@ -60,9 +60,7 @@ class SpooledPart implements Part {
 
 	@Override
 	public String name() {
-		String name = this.headers.disposition().getName();
-		Assert.state(name != null, "No name available");
-		return name;
+		return this.headers.name();
 	}
 
 	@Override

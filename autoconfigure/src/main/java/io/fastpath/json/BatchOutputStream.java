@@ -36,7 +36,17 @@ final class BatchOutputStream extends OutputStream {
 
 	@Override
 	public void write(int b) {
-		write(new byte[] { (byte) b }, 0, 1);
+		DataBuffer target = this.target;
+		if (target == null) {
+			return;
+		}
+		if (this.valueStart) {
+			this.valueStart = false;
+			if (b == ' ') {
+				return;
+			}
+		}
+		target.write((byte) b);
 	}
 
 	@Override

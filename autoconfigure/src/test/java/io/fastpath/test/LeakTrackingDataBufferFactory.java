@@ -1,9 +1,11 @@
 package io.fastpath.test;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -43,8 +45,40 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 	 */
 	int MAX_ALLOCATION = 64 * 1024 * 1024;
 
-	/** Fail if any buffer handed out so far is still allocated, or was released too often. */
+	/**
+	 * How long {@link #assertNoLeaks()} waits for buffers still allocated to be released.
+	 * Some releases come after the terminal signal that a test waits for, on another thread:
+	 * {@code DataBufferUtils.readByteChannel} releases the buffer of its last, empty read
+	 * after signalling completion (seen: 35 runs in 400 of a spooled-part test under load
+	 * found that buffer still allocated). Spring's {@code LeakAwareDataBufferFactory} waits
+	 * the same way; a buffer never released still fails, after this long.
+	 */
+	Duration RELEASE_WAIT = Duration.ofSeconds(2);
+
+	/**
+	 * Fail if any buffer handed out so far is still allocated after {@link #RELEASE_WAIT},
+	 * or was released too often.
+	 */
 	void assertNoLeaks();
+
+	/**
+	 * Wait until none of the given buffers is allocated, or {@link #RELEASE_WAIT} passed.
+	 * @param <B> the type of buffer
+	 * @param buffers the buffers handed out
+	 * @param allocated whether a buffer is still allocated
+	 */
+	static <B> void awaitReleases(List<B> buffers, Predicate<B> allocated) {
+		long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
+		while (buffers.stream().anyMatch(allocated) && System.nanoTime() < deadline) {
+			try {
+				Thread.sleep(5);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
 
 	/**
 	 * A factory for the stock component that a test compares with, whose buffers
@@ -156,6 +190,7 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 
 		@Override
 		public void assertNoLeaks() {
+			LeakTrackingDataBufferFactory.awaitReleases(this.handedOut, (buffer) -> buffer.refCnt() > 0);
 			assertThat(this.handedOut).as("Netty buffers still allocated")
 				.allSatisfy((buffer) -> assertThat(buffer.refCnt()).isZero());
 		}
@@ -271,6 +306,7 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 
 		@Override
 		public void assertNoLeaks() {
+			LeakTrackingDataBufferFactory.awaitReleases(this.handedOut, CountedBuffer::isAllocated);
 			assertThat(this.handedOut).as("heap buffers still allocated")
 				.noneMatch(CountedBuffer::isAllocated);
 			if (!this.forStock) {

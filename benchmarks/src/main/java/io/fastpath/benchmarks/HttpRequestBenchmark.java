@@ -103,6 +103,9 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * <li>{@code bytes-1000} (and {@code -10}): the reference, the limit of what writing
  * these records can cost: the same JSON written by the mapper into one {@code byte[]} per
  * request, returned as {@code byte[]}.</li>
+ * <li>{@code bytesflux-1000} (and {@code -10}): that {@code byte[]} returned as a
+ * {@code Flux} of one: what the {@code Flux} path of a response (chunked, written as a
+ * stream) costs beyond the {@code Mono} path for the same bytes.</li>
  * </ul>
  * Before measuring, the two servers' answers are compared: the same status and the same
  * body bytes (chunks joined).
@@ -128,7 +131,7 @@ public class HttpRequestBenchmark {
 
 	@Param({ "form-5", "bind-5", "bind-50", "multipart-5", "multipart-50", "upload-4mb", "records", "orders",
 			"records-flux", "flux-json-1000", "flux-json-10", "flux-ndjson-1000", "flux-ndjson-10", "flux-sse-1000",
-			"flux-sse-10", "list-1000", "list-10", "bytes-1000", "bytes-10" })
+			"flux-sse-10", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10" })
 	public String request;
 
 	private Server stockServer;
@@ -188,7 +191,7 @@ public class HttpRequestBenchmark {
 					case "sse" -> "text/event-stream";
 					default -> throw new IllegalArgumentException("Unknown request " + this.request);
 				};
-				if (!List.of("flux", "list", "bytes").contains(kind)) {
+				if (!List.of("flux", "list", "bytes", "bytesflux").contains(kind)) {
 					throw new IllegalArgumentException("Unknown request " + this.request);
 				}
 				this.stockRequest = RawHttpClient.get("/write/" + kind + "?count=" + count, accept);
@@ -417,6 +420,11 @@ public class HttpRequestBenchmark {
 		@GetMapping(path = "/write/bytes", produces = JSON)
 		byte[] writeBytes(@RequestParam int count) {
 			return MAPPER.writeValueAsBytes(RECORDS.subList(0, count));
+		}
+
+		@GetMapping(path = "/write/bytesflux", produces = JSON)
+		Flux<byte[]> writeBytesFlux(@RequestParam int count) {
+			return Flux.just(MAPPER.writeValueAsBytes(RECORDS.subList(0, count)));
 		}
 
 		@PostMapping("/form")

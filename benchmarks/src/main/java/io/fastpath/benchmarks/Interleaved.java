@@ -36,6 +36,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * Bytes per operation are all the bytes the JVM's threads allocated during a block (the
  * servers' event loops and the client), divided by its operations, less what reading the
  * counters allocates; with a client that allocates next to nothing they are the server's.
+ * CPU per operation is the CPU time of the JVM's threads during a block (the collector's
+ * excluded): on cores shared with other work it moves far less than the time.
  * Options: {@code --rounds} (default 60), {@code --block-ms} (2), {@code --warmup-s}
  * (total warm-up, shared by the sides, default 8), {@code --report FILE} to append the
  * table to a file, {@code --title TEXT} for its heading.
@@ -94,20 +96,25 @@ public final class Interleaved {
 		int rounds = options.rounds;
 		double[][] nanos = new double[sides.size()][rounds];
 		double[][] bytes = new double[sides.size()][rounds];
+		double[][] cpu = new double[sides.size()][rounds];
 		for (int round = 0; round < rounds; round++) {
 			for (int k = 0; k < sides.size(); k++) {
 				int i = (round + k) % sides.size();
 				Side side = sides.get(i);
+				// CPU read outside the bytes, so that its arrays are not counted as allocated
+				long cpuBefore = cpuNanos();
 				long allocatedBefore = allocatedBytes();
 				long start = System.nanoTime();
 				side.invoke(side.operationsPerBlock);
 				long elapsed = System.nanoTime() - start;
 				long allocated = allocatedBytes() - allocatedBefore - counterCost;
+				long cpuUsed = cpuNanos() - cpuBefore;
 				nanos[i][round] = (double) elapsed / side.operationsPerBlock;
+				cpu[i][round] = (double) cpuUsed / side.operationsPerBlock;
 				bytes[i][round] = Math.max(0, (double) allocated / side.operationsPerBlock);
 			}
 		}
-		String table = table(sides, nanos, bytes, options);
+		String table = table(sides, nanos, bytes, cpu, options);
 		System.out.println();
 		System.out.println(table);
 		if (options.report != null) {
@@ -116,17 +123,21 @@ public final class Interleaved {
 		}
 	}
 
-	private static String table(List<Side> sides, double[][] nanos, double[][] bytes, Options options) {
+	private static String table(List<Side> sides, double[][] nanos, double[][] bytes, double[][] cpu,
+			Options options) {
 		StringBuilder table = new StringBuilder();
 		table.append("##### ").append(options.title != null ? options.title : options.benchmark()).append(" (")
 			.append(options.rounds).append(" rounds of ").append(options.blockMillis)
 			.append(" ms blocks; ratios against the first row: median [quartiles] of per-round ratios)\n\n");
-		table.append("| Side | µs/op | B/op | Time ratio | Bytes ratio |\n|---|---:|---:|---:|---:|\n");
+		table.append("| Side | µs/op | B/op | Time ratio | Bytes ratio | CPU µs/op | CPU ratio |\n"
+				+ "|---|---:|---:|---:|---:|---:|---:|\n");
 		for (int i = 0; i < sides.size(); i++) {
 			double[] timeRatios = ratios(nanos[i], nanos[0]);
 			double[] byteRatios = ratios(bytes[i], bytes[0]);
-			table.append(String.format("| %s | %.1f | %,.0f | %s | %s |%n", sides.get(i).name, median(nanos[i]) / 1000,
-					median(bytes[i]), band(timeRatios), band(byteRatios)));
+			double[] cpuRatios = ratios(cpu[i], cpu[0]);
+			table.append(String.format("| %s | %.1f | %,.0f | %s | %s | %.1f | %s |%n", sides.get(i).name,
+					median(nanos[i]) / 1000, median(bytes[i]), band(timeRatios), band(byteRatios),
+					median(cpu[i]) / 1000, band(cpuRatios)));
 		}
 		return table.toString();
 	}
@@ -164,6 +175,21 @@ public final class Interleaved {
 		for (long allocated : THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds())) {
 			if (allocated > 0) {
 				total += allocated;
+			}
+		}
+		return total;
+	}
+
+	/**
+	 * CPU time used so far by the live threads of this JVM (the servers' event loops and
+	 * the client; not the collector's threads, which are not Java threads): unlike the
+	 * time of a block, other processes taking the cores leave it nearly unchanged.
+	 */
+	private static long cpuNanos() {
+		long total = 0;
+		for (long used : THREADS.getThreadCpuTime(THREADS.getAllThreadIds())) {
+			if (used > 0) {
+				total += used;
 			}
 		}
 		return total;

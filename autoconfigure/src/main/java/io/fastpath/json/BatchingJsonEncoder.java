@@ -68,7 +68,7 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 			return this.stock.encode(inputStream, bufferFactory, elementType, mimeType, hints);
 		}
 		return new ReadyBatches<Object>(inputStream, bufferFactory,
-				() -> writer(elementType, mimeType, hints), this.cap);
+				() -> writer(elementType, mimeType, hints), this.cap, OneBatchBody.from(hints));
 	}
 
 	/** The writer of one body, created when it is subscribed to, as the stock encoder does. */

@@ -65,7 +65,7 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 		if (writer.getClass() == EncoderHttpMessageWriter.class
 				&& ((EncoderHttpMessageWriter<?>) writer).getEncoder().getClass() == JacksonJsonEncoder.class) {
 			JacksonJsonEncoder encoder = (JacksonJsonEncoder) ((EncoderHttpMessageWriter<?>) writer).getEncoder();
-			return new EncoderHttpMessageWriter<>(new BatchingJsonEncoder(encoder, this.cap));
+			return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, this.cap));
 		}
 		if (writer.getClass() == ServerSentEventHttpMessageWriter.class
 				&& ((ServerSentEventHttpMessageWriter) writer).getEncoder() instanceof JacksonJsonEncoder encoder

@@ -57,6 +57,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 	private final int cap;
 
+	private final @Nullable OneBatchBody oneBatch;
+
 	/**
 	 * Create batches of the values of the given source.
 	 * @param source the values
@@ -67,10 +69,26 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 */
 	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
 			int cap) {
+		this(source, bufferFactory, writers, cap, null);
+	}
+
+	/**
+	 * Create batches of the values of the given source, for one subscription that is told
+	 * whether the body goes out as a single batch.
+	 * @param source the values
+	 * @param bufferFactory the factory to allocate batches from
+	 * @param writers gives the writer of each subscription
+	 * @param cap the size past which a batch is emitted
+	 * @param oneBatch marked before a first batch that also ends the body is emitted, or
+	 * {@code null}
+	 */
+	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
+			int cap, @Nullable OneBatchBody oneBatch) {
 		this.source = source;
 		this.bufferFactory = bufferFactory;
 		this.writers = writers;
 		this.cap = cap;
+		this.oneBatch = oneBatch;
 	}
 
 	@Override
@@ -83,7 +101,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			Operators.error(actual, Operators.onOperatorError(ex, actual.currentContext()));
 			return;
 		}
-		this.source.subscribe(new BatchingSubscriber<>(actual, this.bufferFactory, writer, this.cap));
+		this.source.subscribe(new BatchingSubscriber<>(actual, this.bufferFactory, writer, this.cap, this.oneBatch));
 	}
 
 	static final class BatchingSubscriber<T> implements CoreSubscriber<T>, Subscription {
@@ -106,6 +124,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private final BatchWriter<T> writer;
 
 		private final int cap;
+
+		private final @Nullable OneBatchBody oneBatch;
 
 		private final Queue<T> queue = Queues.<T>get(PREFETCH).get();
 
@@ -140,11 +160,12 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private boolean stopped;
 
 		BatchingSubscriber(CoreSubscriber<? super DataBuffer> actual, DataBufferFactory bufferFactory,
-				BatchWriter<T> writer, int cap) {
+				BatchWriter<T> writer, int cap, @Nullable OneBatchBody oneBatch) {
 			this.actual = actual;
 			this.bufferFactory = bufferFactory;
 			this.writer = writer;
 			this.cap = cap;
+			this.oneBatch = oneBatch;
 		}
 
 		@Override
@@ -320,6 +341,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			if (last != null && last.readableByteCount() > 0) {
 				if (!demand) {
 					return false;
+				}
+				OneBatchBody body = this.oneBatch;
+				if (body != null && this.emitted == 0 && this.error == null) {
+					body.markOneBatch();
 				}
 				emit(last);
 			}

@@ -166,7 +166,7 @@ class FastpathObservabilityAutoConfigurationTests {
 				assertThat(server.features()).containsExactly("buffer", "json", "form", "json-write");
 				assertThat(server.replacedWriters()).containsExactly(
 						new ReplacedWriter("EncoderHttpMessageWriter(JacksonJsonEncoder)",
-								"EncoderHttpMessageWriter(BatchingJsonEncoder)"),
+								"BatchingJsonWriter(BatchingJsonEncoder)"),
 						new ReplacedWriter("ServerSentEventHttpMessageWriter(JacksonJsonEncoder)",
 								"BatchingServerSentEventWriter"));
 				// Each replaced reader once, in the codecs' order: the catch-all String reader,
@@ -184,7 +184,7 @@ class FastpathObservabilityAutoConfigurationTests {
 				assertThat(webClient.active()).isTrue();
 				assertThat(webClient.features()).containsExactly("buffer", "json", "json-write");
 				assertThat(webClient.replacedWriters()).containsExactly(new ReplacedWriter(
-						"EncoderHttpMessageWriter(JacksonJsonEncoder)", "EncoderHttpMessageWriter(BatchingJsonEncoder)"));
+						"EncoderHttpMessageWriter(JacksonJsonEncoder)", "BatchingJsonWriter(BatchingJsonEncoder)"));
 				// The form reader is replaced on clients too, but hands client responses to stock.
 				assertThat(webClient.replacedReaders()).contains(
 						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",

@@ -1,5 +1,6 @@
 package io.fastpath.integration;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -7,6 +8,7 @@ import java.util.UUID;
 import io.fastpath.integration.FastpathTestApplication.Person;
 import io.fastpath.integration.FastpathTestApplication.WriteController;
 import io.fastpath.integration.FastpathTestApplication.WriteHandshakes;
+import io.fastpath.json.JsonBatchEncoding;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,6 +17,7 @@ import reactor.core.publisher.Flux;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -30,6 +33,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  * and waits until the client has received it completes: a writer that held the value for
  * another would never let the client see it (the read times out and fails the test). A
  * {@code Flux} request body sent by Boot's {@code WebClient}, in batches, is read as sent.
+ * A JSON array that went out whole in one batch has a {@code Content-Length}; one of
+ * several batches is chunked.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 abstract class JsonWriteIntegrationTests extends RealServerTests {
@@ -51,6 +56,31 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 			.block(TIMEOUT);
 		assertThat(people).hasSize(1000).element(999).isEqualTo(WriteController.person(999));
 		assertThat(people).containsExactlyElementsOf(Flux.range(0, 1000).map(WriteController::person).toIterable());
+	}
+
+	@ParameterizedTest(name = "{0} people")
+	@ValueSource(ints = { 0, 3 })
+	void aJsonArrayThatFitsInOneBatchIsAnsweredWithItsLength(int count) {
+		ResponseEntity<byte[]> response = this.client.get()
+			.uri("/write/people?count=" + count)
+			.accept(MediaType.APPLICATION_JSON)
+			.exchangeToMono((answer) -> answer.toEntity(byte[].class))
+			.block(TIMEOUT);
+		byte[] body = (response.getBody() != null) ? response.getBody() : new byte[0];
+		assertThat(body).asString(StandardCharsets.UTF_8).startsWith("[").endsWith("]");
+		assertThat(response.getHeaders().getContentLength()).isEqualTo(body.length);
+		assertThat(response.getHeaders().getFirst(HttpHeaders.TRANSFER_ENCODING)).isNull();
+	}
+
+	@Test
+	void aJsonArrayOfSeveralBatchesIsChunked() {
+		ResponseEntity<byte[]> response = this.client.get()
+			.uri("/write/people?count=1000")
+			.accept(MediaType.APPLICATION_JSON)
+			.exchangeToMono((answer) -> answer.toEntity(byte[].class))
+			.block(TIMEOUT);
+		assertThat(response.getBody()).hasSizeGreaterThan(JsonBatchEncoding.DEFAULT_CAP);
+		assertThat(response.getHeaders().getContentLength()).isEqualTo(-1);
 	}
 
 	@ParameterizedTest(name = "{0} people")

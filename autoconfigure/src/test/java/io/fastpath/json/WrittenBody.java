@@ -25,8 +25,9 @@ import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
  * @param bytes the body
  * @param buffers how many buffers the body came in
  * @param error the error that ended the body, or {@code null} when it completed
+ * @param contentLength the {@code Content-Length} the writer set, or -1
  */
-record WrittenBody(byte[] bytes, int buffers, @Nullable Throwable error) {
+record WrittenBody(byte[] bytes, int buffers, @Nullable Throwable error, long contentLength) {
 
 	/** Write the values with the writer into a mock response, and collect its body. */
 	static WrittenBody write(HttpMessageWriter<?> writer, Publisher<?> values, ResolvableType elementType,
@@ -39,7 +40,8 @@ record WrittenBody(byte[] bytes, int buffers, @Nullable Throwable error) {
 			.block()
 			.getThrowable();
 		WrittenBody body = collect(response.getBody());
-		return new WrittenBody(body.bytes(), body.buffers(), (writeError != null) ? writeError : body.error());
+		return new WrittenBody(body.bytes(), body.buffers(), (writeError != null) ? writeError : body.error(),
+				response.getHeaders().getContentLength());
 	}
 
 	/** Read and release every buffer of the body. */
@@ -61,7 +63,7 @@ record WrittenBody(byte[] bytes, int buffers, @Nullable Throwable error) {
 				errors.add(signal.getThrowable());
 			}
 		}
-		return new WrittenBody(bytes.toByteArray(), buffers, errors.isEmpty() ? null : errors.get(0));
+		return new WrittenBody(bytes.toByteArray(), buffers, errors.isEmpty() ? null : errors.get(0), -1);
 	}
 
 }

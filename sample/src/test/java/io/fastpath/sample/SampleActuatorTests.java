@@ -82,7 +82,7 @@ class SampleActuatorTests {
 			.jsonPath("$.server.features")
 			.isEqualTo(List.of("buffer", "json", "form", "json-write"))
 			.jsonPath("$.server.replacedWriters[?(@.before == 'EncoderHttpMessageWriter(JacksonJsonEncoder)')].after")
-			.isEqualTo(List.of("EncoderHttpMessageWriter(BatchingJsonEncoder)"))
+			.isEqualTo(List.of("BatchingJsonWriter(BatchingJsonEncoder)"))
 			.jsonPath("$.server.replacedReaders[?(@.before == 'DecoderHttpMessageReader(JacksonJsonDecoder)')].after")
 			.isEqualTo(List.of("AggregatingHttpMessageReader(FastpathJsonDecoder)"))
 			.jsonPath("$.server.replacedReaders[?(@.before == 'FormHttpMessageReader')].after")

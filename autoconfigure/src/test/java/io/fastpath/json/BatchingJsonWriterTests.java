@@ -1,0 +1,131 @@
+package io.fastpath.json;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.test.StepVerifier;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.EncoderHttpMessageWriter;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When the batching writer gives a {@code Flux} body a {@code Content-Length}: only a JSON
+ * array that went out whole in its first batch, with the stock writer's bytes; never a
+ * body of several batches, a streaming type or a body that failed; and a first batch is
+ * never held back to learn whether it is the last.
+ */
+class BatchingJsonWriterTests {
+
+	private static final ResolvableType INTEGER = ResolvableType.forClass(Integer.class);
+
+	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
+
+	private final JacksonJsonEncoder stock = new JacksonJsonEncoder();
+
+	@Test
+	void aJsonArrayThatFitsInOneBatchGoesOutAsOneBufferWithItsLength() {
+		WrittenBody expected = write(new EncoderHttpMessageWriter<>(this.stock), Flux.range(0, 10),
+				MediaType.APPLICATION_JSON);
+		WrittenBody actual = write(writer(1024), Flux.range(0, 10), MediaType.APPLICATION_JSON);
+		assertThat(actual.bytes()).isEqualTo(expected.bytes()).asString(StandardCharsets.UTF_8)
+			.isEqualTo("[0,1,2,3,4,5,6,7,8,9]");
+		assertThat(actual.buffers()).isOne();
+		assertThat(actual.contentLength()).isEqualTo(expected.bytes().length);
+		assertThat(expected.contentLength()).as("stock gives a Flux no length").isEqualTo(-1);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void anEmptyFluxIsAnEmptyArrayWithItsLength() {
+		WrittenBody actual = write(writer(1024), Flux.empty(), MediaType.APPLICATION_JSON);
+		assertThat(actual.bytes()).asString(StandardCharsets.UTF_8).isEqualTo("[]");
+		assertThat(actual.contentLength()).isEqualTo(2);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aBodyOfSeveralBatchesHasNoLength() {
+		WrittenBody actual = write(writer(8), Flux.range(0, 100), MediaType.APPLICATION_JSON);
+		assertThat(actual.buffers()).isGreaterThan(1);
+		assertThat(actual.contentLength()).isEqualTo(-1);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aStreamingMediaTypeHasNoLength() {
+		WrittenBody actual = write(writer(1024), Flux.range(0, 3), MediaType.APPLICATION_NDJSON);
+		assertThat(actual.bytes()).asString(StandardCharsets.UTF_8).isEqualTo("0\n1\n2\n");
+		assertThat(actual.contentLength()).isEqualTo(-1);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aBodyThatFailsAfterItsValuesHasNoLength() {
+		IllegalStateException boom = new IllegalStateException("boom");
+		WrittenBody actual = write(writer(1024), Flux.range(0, 3).concatWith(Mono.error(boom)),
+				MediaType.APPLICATION_JSON);
+		assertThat(actual.bytes()).asString(StandardCharsets.UTF_8).isEqualTo("[0,1,2");
+		assertThat(actual.error()).isSameAs(boom);
+		assertThat(actual.contentLength()).isEqualTo(-1);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aSourceThatFailsFirstWritesNothingAndHasNoLength() {
+		IllegalStateException boom = new IllegalStateException("boom");
+		WrittenBody actual = write(writer(1024), Flux.error(boom), MediaType.APPLICATION_JSON);
+		assertThat(actual.bytes()).isEmpty();
+		assertThat(actual.error()).isSameAs(boom);
+		assertThat(actual.contentLength()).isEqualTo(-1);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aFirstBatchIsWrittenWhileTheSourceIsStillOpen() {
+		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
+		MockServerHttpResponse response = new MockServerHttpResponse(this.factory);
+		writer(1024).write(source.asFlux(), INTEGER, MediaType.APPLICATION_JSON, response, Map.of()).subscribe();
+		source.tryEmitNext(1);
+		StringBuilder rest = new StringBuilder();
+		StepVerifier.create(response.getBody())
+			.assertNext((buffer) -> assertThat(text(buffer)).isEqualTo("[1"))
+			.then(() -> {
+				assertThat(response.getHeaders().getContentLength()).isEqualTo(-1);
+				source.tryEmitNext(2);
+				source.tryEmitComplete();
+			})
+			.thenConsumeWhile((buffer) -> rest.append(text(buffer)) != null)
+			.expectComplete()
+			.verify(Duration.ofSeconds(5));
+		assertThat(rest).hasToString(",2]");
+		this.factory.assertNoLeaks();
+	}
+
+	private BatchingJsonWriter writer(int cap) {
+		return new BatchingJsonWriter(new BatchingJsonEncoder(this.stock, cap));
+	}
+
+	private WrittenBody write(EncoderHttpMessageWriter<?> writer, Flux<Integer> values, MediaType mediaType) {
+		return WrittenBody.write(writer, values, INTEGER, mediaType, this.factory, Map.of());
+	}
+
+	private static String text(DataBuffer buffer) {
+		String text = buffer.toString(StandardCharsets.UTF_8);
+		DataBufferUtils.release(buffer);
+		return text;
+	}
+
+}

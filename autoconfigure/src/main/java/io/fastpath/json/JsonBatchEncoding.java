@@ -20,7 +20,9 @@ import org.springframework.util.Assert;
  * {@code JacksonJsonEncoder} writes events in batches. Exactly those classes: a subclass
  * may write otherwise. {@code Mono} and single values are written as stock writes them.
  * <p>A batch holds the values the source has ready, up to {@value #DEFAULT_CAP} bytes
- * (a batch holds whole values, so its last value may take it past that): no value waits
+ * (a batch holds whole values: it goes out before a value that could take it past the
+ * cap, judged by the largest value written so far, and only a value larger than all
+ * before it takes a batch past the cap): no value waits
  * for another, and a streaming body is flushed after each batch, where stock flushes
  * after each value.
  *

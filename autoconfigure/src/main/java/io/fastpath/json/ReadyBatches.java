@@ -64,8 +64,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 * @param source the values
 	 * @param bufferFactory the factory to allocate batches from
 	 * @param writers gives the writer of each subscription
-	 * @param cap the size past which a batch is emitted (a batch holds whole values, so
-	 * it may exceed the cap by its last value)
+	 * @param cap the size a batch is kept within (a batch holds whole values: only a
+	 * value larger than any before it takes a batch past the cap)
 	 */
 	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
 			int cap) {
@@ -152,6 +152,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private @Nullable DataBuffer batch;
 
 		private int nextCapacity = FIRST_CAPACITY;
+
+		/** The most bytes one value (with its separator) took in a batch so far. */
+		private int largestValue;
 
 		/** Whether the end of the body is written (the last batch may still wait for demand). */
 		private boolean completed;
@@ -277,11 +280,11 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				}
 				boolean demand = this.requested != this.emitted;
 				DataBuffer current = this.batch;
-				if (current != null && current.readableByteCount() >= this.cap) {
+				if (current != null && isFull(current)) {
 					if (!demand) {
 						return true;
 					}
-					emit(current);
+					emit(current, true);
 					continue;
 				}
 				boolean done = this.done;
@@ -291,7 +294,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 						return !end(demand);
 					}
 					if (current != null && demand) {
-						emit(current);
+						emit(current, false);
 					}
 					return true;
 				}
@@ -299,6 +302,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					current = this.bufferFactory.allocateBuffer(this.nextCapacity);
 					this.batch = current;
 				}
+				int before = current.readableByteCount();
 				try {
 					this.writer.write(value, current);
 				}
@@ -306,6 +310,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					stop(ex);
 					continue;
 				}
+				this.largestValue = Math.max(this.largestValue, current.readableByteCount() - before);
 				if (++this.consumed == REPLENISH) {
 					this.consumed = 0;
 					upstream().request(REPLENISH);
@@ -346,7 +351,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				if (body != null && this.emitted == 0 && this.error == null) {
 					body.markOneBatch();
 				}
-				emit(last);
+				emit(last, false);
 			}
 			releaseAll();
 			Throwable error = this.error;
@@ -359,9 +364,26 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			return true;
 		}
 
-		private void emit(DataBuffer current) {
+		/**
+		 * Whether the batch takes no more values: it holds the cap, or the largest value
+		 * written so far would take it past the cap. Emitted before that value rather than
+		 * after, a batch stays within the capacity it was allocated with (the cap, once a
+		 * batch was full), where growing it would copy it whole into a buffer twice its size.
+		 */
+		private boolean isFull(DataBuffer batch) {
+			int size = batch.readableByteCount();
+			return size >= this.cap || (size > 0 && size + this.largestValue > this.cap);
+		}
+
+		/**
+		 * Emit a batch, and size the next: at the cap after a full batch, else at the size of
+		 * this one (a source that hands values one at a time gets small batches, and small
+		 * buffers for them).
+		 */
+		private void emit(DataBuffer current, boolean full) {
 			this.batch = null;
-			this.nextCapacity = Math.max(FIRST_CAPACITY, Math.min(this.cap, current.readableByteCount()));
+			this.nextCapacity = full ? this.cap
+					: Math.max(FIRST_CAPACITY, Math.min(this.cap, current.readableByteCount()));
 			this.emitted++;
 			this.actual.onNext(current);
 		}

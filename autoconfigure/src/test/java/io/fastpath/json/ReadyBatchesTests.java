@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
@@ -50,7 +51,7 @@ class ReadyBatchesTests {
 	@ValueSource(strings = { "application/json", "application/x-ndjson" })
 	void valuesThatTheSourceHasReadyGoOutInOneBuffer(String mediaType) {
 		Flux<Integer> values = Flux.range(0, 1000);
-		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values,
+		WrittenBody body = WrittenBody.collect(encoder(64 * 1024).encode(values,
 				this.factory, INTEGER, MediaType.parseMediaType(mediaType), Map.of()));
 		assertThat(body.buffers()).isOne();
 		assertThat(body.error()).isNull();
@@ -59,7 +60,7 @@ class ReadyBatchesTests {
 
 	@Test
 	void aBatchIsEmittedOnceItReachesTheCap() {
-		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 100).encode(Flux.range(0, 1000),
+		WrittenBody body = WrittenBody.collect(encoder(100).encode(Flux.range(0, 1000),
 				this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of()));
 		// 3891 bytes: 2890 digits, 999 commas and the brackets; each batch 100 bytes or just over
 		assertThat(body.bytes()).hasSize(3891);
@@ -70,7 +71,7 @@ class ReadyBatchesTests {
 	@Test
 	void noValueWaitsForAnother() {
 		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(source.asFlux(), this.factory,
+		StepVerifier.create(encoder(64 * 1024).encode(source.asFlux(), this.factory,
 				INTEGER, MediaType.APPLICATION_NDJSON, Map.of()).map(this::text))
 			.then(() -> source.tryEmitNext(1))
 			.expectNext("1\n")
@@ -88,7 +89,7 @@ class ReadyBatchesTests {
 	@Test
 	void theArrayIsNotBegunBeforeTheFirstSignal() {
 		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(source.asFlux(), this.factory,
+		StepVerifier.create(encoder(64 * 1024).encode(source.asFlux(), this.factory,
 				INTEGER, MediaType.APPLICATION_JSON, Map.of()).map(this::text))
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(50))
@@ -100,7 +101,7 @@ class ReadyBatchesTests {
 	@Test
 	void anErrorWhileValuesWaitForDemandComesAfterThem() {
 		Flux<Integer> values = Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values, this.factory, INTEGER,
+		StepVerifier.create(encoder(64 * 1024).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(20))
@@ -113,7 +114,7 @@ class ReadyBatchesTests {
 	@Test
 	void aValueWhoseWritingThrowsAnErrorIsCutFromTheBatchWithItsSeparator() {
 		Flux<Object> values = Flux.just(1, 2, new ThrowsError(), 4);
-		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values,
+		WrittenBody body = WrittenBody.collect(encoder(64 * 1024).encode(values,
 				this.factory, ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON, Map.of()));
 		// As stock: the values before, then the error, which Jackson lets out as it is
 		assertThat(new String(body.bytes(), StandardCharsets.UTF_8)).isEqualTo("[1,2");
@@ -127,7 +128,7 @@ class ReadyBatchesTests {
 		int cap = 1000;
 		// Numbers of 4 digits and a newline: 200 fill the cap
 		Flux<Integer> values = Flux.range(1000, 9000).doOnNext((value) -> taken.incrementAndGet());
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, cap).encode(values, this.factory, INTEGER,
+		StepVerifier.create(encoder(cap).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(50))
@@ -146,7 +147,7 @@ class ReadyBatchesTests {
 				// More values than the prefetch: the source cannot have completed at the cancel
 				Flux<Integer> values = Flux.range(0, 1000).doOnCancel(() -> cancelled.set(true));
 				// A cap of 1 byte: one value a batch
-				List<DataBuffer> received = new BatchingJsonEncoder(this.stock, 1)
+				List<DataBuffer> received = encoder(1)
 					.encode(values, this.factory, INTEGER, mediaType, Map.of())
 					.take(position, true)
 					.collectList()
@@ -163,7 +164,7 @@ class ReadyBatchesTests {
 	void aCancelWhileABatchWaitsForDemandReleasesIt() {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		Flux<Integer> values = Flux.range(0, 5).concatWith(Flux.never()).doOnCancel(() -> cancelled.set(true));
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 1024).encode(values, this.factory, INTEGER,
+		StepVerifier.create(encoder(1024).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_JSON, Map.of()), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(20))
@@ -201,7 +202,7 @@ class ReadyBatchesTests {
 				}
 
 			};
-			new BatchingJsonEncoder(this.stock, 1 + random.nextInt(64))
+			encoder(1 + random.nextInt(64))
 				.encode(values, this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
 				.subscribe(subscriber);
 			// Every body ends, by its cancel or by its end
@@ -210,6 +211,10 @@ class ReadyBatchesTests {
 		// The last buffers may still be released by a drain loop that is running
 		Flux.interval(Duration.ofMillis(10)).take(5).blockLast();
 		this.factory.assertNoLeaks();
+	}
+
+	private BatchingJsonEncoder encoder(int cap) {
+		return new BatchingJsonEncoder(this.stock, cap, WriteListener.NONE);
 	}
 
 	private String text(DataBuffer buffer) {

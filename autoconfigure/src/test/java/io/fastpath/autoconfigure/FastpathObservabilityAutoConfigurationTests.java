@@ -52,8 +52,10 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
@@ -224,10 +226,26 @@ class FastpathObservabilityAutoConfigurationTests {
 	@Test
 	void metersBackOffWhenTheApplicationDefinesThem() {
 		FastpathMetrics custom = new FastpathMetrics();
-		this.contextRunner.withBean("customFastpathMetrics", FastpathMetrics.class, () -> custom)
-			.run((context) -> assertThat(context).hasSingleBean(FastpathMetrics.class)
-				.getBean(FastpathMetrics.class)
-				.isSameAs(custom));
+		this.contextRunner.withBean("customFastpathMetrics", FastpathMetrics.class, () -> custom).run((context) -> {
+			assertThat(context).hasSingleBean(FastpathMetrics.class).getBean(FastpathMetrics.class).isSameAs(custom);
+			writeFlux(jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters()),
+					new MockServerHttpResponse(), Flux.range(0, 3));
+			assertThat(custom.bodies(WriteEvent.Kind.JSON_ARRAY, WriteEvent.Outcome.COMPLETE))
+				.as("the writers tell the application's meters")
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void writersStillBatchWithoutMicrometer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer.core.")).run((context) -> {
+			MockServerHttpResponse response = new MockServerHttpResponse();
+			HttpMessageWriter<?> writer = jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters());
+			assertThat(writer).extracting((json) -> ((EncoderHttpMessageWriter<?>) json).getEncoder())
+				.isNotInstanceOf(JacksonJsonEncoder.class);
+			writeFlux(writer, response, Flux.range(0, 3));
+			assertThat(response.getBodyAsString().block()).isEqualTo("[0,1,2]");
+		});
 	}
 
 	@Test

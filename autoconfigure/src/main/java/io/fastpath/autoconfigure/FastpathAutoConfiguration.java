@@ -3,6 +3,7 @@ package io.fastpath.autoconfigure;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.ReadListener;
+import io.fastpath.codec.WriteListener;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.json.JsonArrayDecoding;
 import io.fastpath.json.JsonBatchEncoding;
@@ -99,8 +100,8 @@ public final class FastpathAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		JsonBatchEncoding fastpathJsonBatchEncoding() {
-			return new JsonBatchEncoding();
+		JsonBatchEncoding fastpathJsonBatchEncoding(ObjectProvider<WriteListener> listeners) {
+			return new JsonBatchEncoding(WriteListeners.of(listeners));
 		}
 
 	}

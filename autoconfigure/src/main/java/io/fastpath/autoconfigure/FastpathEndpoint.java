@@ -8,6 +8,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.WriteEvent;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -17,8 +18,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 /**
  * {@link Endpoint @Endpoint} that shows what Fastpath does in the application: the
  * active features, the readers it replaced on the server's codecs and on Spring Boot's
- * {@code WebClient.Builder}, the {@code fastpath.*} properties in effect, and how many
- * bodies took each path (when Micrometer is present).
+ * {@code WebClient.Builder}, the {@code fastpath.*} properties in effect, how many
+ * bodies took each path and how many were written in batches (when Micrometer is present).
  *
  * @author Fastpath
  */
@@ -31,6 +32,8 @@ public class FastpathEndpoint {
 
 	private final @Nullable ReadCounts counts;
 
+	private final @Nullable WriteCounts writeCounts;
+
 	/**
 	 * Create an endpoint that describes the given application.
 	 * @param beanFactory the application's beans
@@ -40,6 +43,7 @@ public class FastpathEndpoint {
 		this.report = new FastpathReport(beanFactory);
 		this.properties = properties;
 		this.counts = beanFactory.getBeanProvider(ReadCounts.class).getIfUnique();
+		this.writeCounts = beanFactory.getBeanProvider(WriteCounts.class).getIfUnique();
 	}
 
 	/**
@@ -64,7 +68,34 @@ public class FastpathEndpoint {
 			}
 		}
 		return new FastpathDescriptor(this.report.features(), this.report.server(), this.report.webClient(),
-				properties(), (this.counts != null) ? reads : null, (this.counts != null) ? rejections : null);
+				properties(), (this.counts != null) ? reads : null, (this.counts != null) ? rejections : null,
+				writes(), batching());
+	}
+
+	private @Nullable List<WriteCount> writes() {
+		WriteCounts counts = this.writeCounts;
+		if (counts == null) {
+			return null;
+		}
+		List<WriteCount> writes = new ArrayList<>();
+		for (WriteEvent.Kind kind : WriteEvent.Kind.values()) {
+			for (WriteEvent.Outcome outcome : WriteEvent.Outcome.values()) {
+				writes.add(new WriteCount(kind.tagValue(), outcome.tagValue(), counts.bodies(kind, outcome)));
+			}
+		}
+		return writes;
+	}
+
+	private @Nullable List<WriteBatching> batching() {
+		WriteCounts counts = this.writeCounts;
+		if (counts == null) {
+			return null;
+		}
+		List<WriteBatching> batching = new ArrayList<>();
+		for (WriteEvent.Kind kind : WriteEvent.Kind.values()) {
+			batching.add(new WriteBatching(kind.tagValue(), counts.values(kind), counts.batches(kind)));
+		}
+		return batching;
 	}
 
 	private Map<String, Object> properties() {
@@ -91,10 +122,14 @@ public class FastpathEndpoint {
 	 * @param properties the {@code fastpath.*} properties in effect
 	 * @param reads bodies read, by path ({@code null} without Micrometer)
 	 * @param rejections bodies refused, by reason ({@code null} without Micrometer)
+	 * @param writes bodies written in batches, by kind and outcome ({@code null} without
+	 * Micrometer)
+	 * @param batching the values of those bodies and the batches they went out in, by kind
+	 * ({@code null} without Micrometer)
 	 */
 	public record FastpathDescriptor(List<String> features, CodecsDescriptor server, CodecsDescriptor webClient,
-			Map<String, Object> properties, @Nullable List<ReadCount> reads,
-			@Nullable List<RejectionCount> rejections) implements OperationResponseBody {
+			Map<String, Object> properties, @Nullable List<ReadCount> reads, @Nullable List<RejectionCount> rejections,
+			@Nullable List<WriteCount> writes, @Nullable List<WriteBatching> batching) implements OperationResponseBody {
 	}
 
 	/**
@@ -150,6 +185,29 @@ public class FastpathEndpoint {
 	 * @param count how many bodies
 	 */
 	public record RejectionCount(String feature, @Nullable String reason, long count) {
+	}
+
+	/**
+	 * How many bodies of one kind, written in batches, ended one way, as the
+	 * {@code fastpath.writes} counter.
+	 *
+	 * @param kind {@code json-array}, {@code json-stream} or {@code sse}
+	 * @param outcome {@code complete}, {@code error} or {@code cancel}
+	 * @param count how many bodies
+	 */
+	public record WriteCount(String kind, String outcome, long count) {
+	}
+
+	/**
+	 * The values of the bodies of one kind written in batches, and the batches they went
+	 * out in, as the {@code fastpath.writes.values} and {@code fastpath.writes.batches}
+	 * counters: stock writers give each value a write of its own.
+	 *
+	 * @param kind {@code json-array}, {@code json-stream} or {@code sse}
+	 * @param values how many values
+	 * @param batches how many batches
+	 */
+	public record WriteBatching(String kind, long values, long batches) {
 	}
 
 }

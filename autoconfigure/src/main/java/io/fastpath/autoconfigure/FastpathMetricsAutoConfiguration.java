@@ -11,9 +11,10 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of Fastpath's meters ({@code fastpath.reads},
- * {@code fastpath.rejections}): a {@link FastpathMetrics} bean, which Spring Boot binds to
- * the meter registry as every {@code MeterBinder}, and which Fastpath's readers tell of
- * each decision as a {@code ReadListener}.
+ * {@code fastpath.rejections}, {@code fastpath.writes}, ...): a {@link FastpathMetrics}
+ * bean, which Spring Boot binds to the meter registry as every {@code MeterBinder}, which
+ * Fastpath's readers tell of each decision as a {@code ReadListener}, and its writers of
+ * each body written in batches as a {@code WriteListener}.
  *
  * @author Fastpath
  */

@@ -12,6 +12,9 @@ import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.fastpath.codec.WriteEvent;
+import io.fastpath.codec.WriteListener;
+
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -41,14 +44,18 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 
 	private final int cap;
 
+	private final WriteListener listener;
+
 	/**
 	 * Batch what the given encoder writes.
 	 * @param stock the encoder
 	 * @param cap the size past which a batch is emitted
+	 * @param listener the listener to tell of each body written in batches
 	 */
-	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap) {
+	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap, WriteListener listener) {
 		this.stock = stock;
 		this.cap = cap;
+		this.listener = listener;
 	}
 
 	/** Return the encoder whose output this batches. */
@@ -67,8 +74,11 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 		if (inputStream instanceof Mono) {
 			return this.stock.encode(inputStream, bufferFactory, elementType, mimeType, hints);
 		}
-		return new ReadyBatches<Object>(inputStream, bufferFactory,
-				() -> writer(elementType, mimeType, hints), this.cap, OneBatchBody.from(hints));
+		// A streaming type has a separator between values, as the writer of the body finds it.
+		WriteEvent.Kind kind = (StockJsonWriting.separator(this.stock, mimeType) != null) ? WriteEvent.Kind.JSON_STREAM
+				: WriteEvent.Kind.JSON_ARRAY;
+		return new ReadyBatches<Object>(inputStream, bufferFactory, () -> writer(elementType, mimeType, hints),
+				this.cap, this.listener, kind, OneBatchBody.from(hints));
 	}
 
 	/** The writer of one body, created when it is subscribed to, as the stock encoder does. */

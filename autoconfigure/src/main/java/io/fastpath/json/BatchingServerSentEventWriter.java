@@ -9,6 +9,9 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 
+import io.fastpath.codec.WriteEvent;
+import io.fastpath.codec.WriteListener;
+
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -45,16 +48,21 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 
 	private final int cap;
 
+	private final WriteListener listener;
+
 	/**
 	 * Batch what the given writer writes.
 	 * @param stock the writer
 	 * @param encoder its encoder
 	 * @param cap the size past which a batch is flushed
+	 * @param listener the listener to tell of each body written in batches
 	 */
-	BatchingServerSentEventWriter(ServerSentEventHttpMessageWriter stock, JacksonJsonEncoder encoder, int cap) {
+	BatchingServerSentEventWriter(ServerSentEventHttpMessageWriter stock, JacksonJsonEncoder encoder, int cap,
+			WriteListener listener) {
 		this.stock = stock;
 		this.encoder = encoder;
 		this.cap = cap;
+		this.listener = listener;
 	}
 
 	/** Return the writer whose output this batches. */
@@ -80,7 +88,8 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 				? elementType.getGeneric() : elementType;
 		message.getHeaders().setContentType(type);
 		ReadyBatches<Object> batches = new ReadyBatches<>(input, message.bufferFactory(),
-				() -> new ServerSentEventBatchWriter(this.encoder, dataType, type, hints, logger), this.cap);
+				() -> new ServerSentEventBatchWriter(this.encoder, dataType, type, hints, logger), this.cap,
+				this.listener, WriteEvent.Kind.SERVER_SENT_EVENTS);
 		return message.writeAndFlushWith(batches.map((batch) -> {
 			Hints.touchDataBuffer(batch, hints, logger);
 			return Mono.just(batch).doOnDiscard(DataBuffer.class, DataBufferUtils::release);

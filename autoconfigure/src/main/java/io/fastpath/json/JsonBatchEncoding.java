@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.fastpath.codec.HttpMessageWriterDecorator;
+import io.fastpath.codec.WriteListener;
 
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -25,6 +26,8 @@ import org.springframework.util.Assert;
  * before it takes a batch past the cap): no value waits
  * for another, and a streaming body is flushed after each batch, where stock flushes
  * after each value.
+ * <p>A {@link WriteListener} given to it is told of each body written in batches, once
+ * it has ended (see {@link io.fastpath.codec.WriteEvent}).
  *
  * @author Fastpath
  */
@@ -38,11 +41,13 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 
 	private final int cap;
 
+	private final WriteListener listener;
+
 	/**
 	 * Create a decoration with batches of up to {@value #DEFAULT_CAP} bytes.
 	 */
 	public JsonBatchEncoding() {
-		this(DEFAULT_CAP);
+		this(DEFAULT_CAP, WriteListener.NONE);
 	}
 
 	/**
@@ -50,8 +55,28 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 	 * @param cap the size in bytes past which a batch is emitted
 	 */
 	public JsonBatchEncoding(int cap) {
+		this(cap, WriteListener.NONE);
+	}
+
+	/**
+	 * Create a decoration with batches of up to {@value #DEFAULT_CAP} bytes that tells the
+	 * given listener of each body it writes.
+	 * @param listener the listener to tell
+	 */
+	public JsonBatchEncoding(WriteListener listener) {
+		this(DEFAULT_CAP, listener);
+	}
+
+	/**
+	 * Create a decoration that tells the given listener of each body it writes.
+	 * @param cap the size in bytes past which a batch is emitted
+	 * @param listener the listener to tell
+	 */
+	public JsonBatchEncoding(int cap, WriteListener listener) {
 		Assert.isTrue(cap > 0, "'cap' must be positive");
+		Assert.notNull(listener, "'listener' must not be null");
 		this.cap = cap;
+		this.listener = listener;
 	}
 
 	@Override
@@ -67,12 +92,13 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 		if (writer.getClass() == EncoderHttpMessageWriter.class
 				&& ((EncoderHttpMessageWriter<?>) writer).getEncoder().getClass() == JacksonJsonEncoder.class) {
 			JacksonJsonEncoder encoder = (JacksonJsonEncoder) ((EncoderHttpMessageWriter<?>) writer).getEncoder();
-			return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, this.cap));
+			return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, this.cap, this.listener));
 		}
 		if (writer.getClass() == ServerSentEventHttpMessageWriter.class
 				&& ((ServerSentEventHttpMessageWriter) writer).getEncoder() instanceof JacksonJsonEncoder encoder
 				&& encoder.getClass() == JacksonJsonEncoder.class) {
-			return new BatchingServerSentEventWriter((ServerSentEventHttpMessageWriter) writer, encoder, this.cap);
+			return new BatchingServerSentEventWriter((ServerSentEventHttpMessageWriter) writer, encoder, this.cap,
+					this.listener);
 		}
 		return writer;
 	}

@@ -15,6 +15,9 @@ import reactor.core.publisher.Operators;
 import reactor.util.concurrent.Queues;
 import reactor.util.context.Context;
 
+import io.fastpath.codec.WriteEvent;
+import io.fastpath.codec.WriteListener;
+
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -37,6 +40,9 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * <p>The buffers it holds (the batch not yet emitted) it releases itself, once, on cancel
  * and error, and never hands to Reactor's discard hooks (WebFlux registers hooks of its
  * own downstream, and each would release the buffer again).
+ * <p>It counts what goes out as it goes (an increment per value, additions per batch)
+ * and tells the listener once, when the body ends: no allocation per value, and no
+ * event at all without a listener.
  *
  * @param <T> the type of the values
  * @author Fastpath
@@ -57,6 +63,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 	private final int cap;
 
+	private final WriteListener listener;
+
+	private final WriteEvent.Kind kind;
+
 	private final @Nullable OneBatchBody oneBatch;
 
 	/**
@@ -66,10 +76,12 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 * @param writers gives the writer of each subscription
 	 * @param cap the size a batch is kept within (a batch holds whole values: only a
 	 * value larger than any before it takes a batch past the cap)
+	 * @param listener the listener to tell of each body once it has ended
+	 * @param kind what the body is written as, for the listener
 	 */
 	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
-			int cap) {
-		this(source, bufferFactory, writers, cap, null);
+			int cap, WriteListener listener, WriteEvent.Kind kind) {
+		this(source, bufferFactory, writers, cap, listener, kind, null);
 	}
 
 	/**
@@ -78,16 +90,20 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 * @param source the values
 	 * @param bufferFactory the factory to allocate batches from
 	 * @param writers gives the writer of each subscription
-	 * @param cap the size past which a batch is emitted
+	 * @param cap the size a batch is kept within
+	 * @param listener the listener to tell of each body once it has ended
+	 * @param kind what the body is written as, for the listener
 	 * @param oneBatch marked before a first batch that also ends the body is emitted, or
 	 * {@code null}
 	 */
 	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
-			int cap, @Nullable OneBatchBody oneBatch) {
+			int cap, WriteListener listener, WriteEvent.Kind kind, @Nullable OneBatchBody oneBatch) {
 		this.source = source;
 		this.bufferFactory = bufferFactory;
 		this.writers = writers;
 		this.cap = cap;
+		this.listener = listener;
+		this.kind = kind;
 		this.oneBatch = oneBatch;
 	}
 
@@ -98,10 +114,32 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			writer = this.writers.get();
 		}
 		catch (Throwable ex) {
+			tell(this.listener, this.kind, WriteEvent.Outcome.ERROR, 0, 0, 0, actual.currentContext());
 			Operators.error(actual, Operators.onOperatorError(ex, actual.currentContext()));
 			return;
 		}
-		this.source.subscribe(new BatchingSubscriber<>(actual, this.bufferFactory, writer, this.cap, this.oneBatch));
+		this.source.subscribe(
+				new BatchingSubscriber<>(actual, this.bufferFactory, writer, this.cap, this.listener, this.kind,
+						this.oneBatch));
+	}
+
+	/**
+	 * Tell the listener of a body that has ended, before the end is signalled (so that
+	 * whoever sees the end sees the event counted). What the listener throws is dropped:
+	 * a listener must not change the body. No event is made for {@link WriteListener#NONE}.
+	 */
+	private static void tell(WriteListener listener, WriteEvent.Kind kind, WriteEvent.Outcome outcome, long values,
+			long batches, long bytes, Context context) {
+		if (listener == WriteListener.NONE) {
+			return;
+		}
+		try {
+			listener.onWrite(new WriteEvent(kind, outcome, values, batches, bytes));
+		}
+		catch (Throwable ex) {
+			Exceptions.throwIfFatal(ex);
+			Operators.onErrorDropped(ex, context);
+		}
 	}
 
 	static final class BatchingSubscriber<T> implements CoreSubscriber<T>, Subscription {
@@ -124,6 +162,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private final BatchWriter<T> writer;
 
 		private final int cap;
+
+		private final WriteListener listener;
+
+		private final WriteEvent.Kind kind;
 
 		private final @Nullable OneBatchBody oneBatch;
 
@@ -162,12 +204,23 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		/** Whether writing failed: no more values are written, the error ends the body. */
 		private boolean stopped;
 
+		/** Values written into batches, emitted or not. */
+		private long written;
+
+		/** Values in the batches emitted: {@link #written} as it was at the last emit. */
+		private long valuesOut;
+
+		private long bytesOut;
+
 		BatchingSubscriber(CoreSubscriber<? super DataBuffer> actual, DataBufferFactory bufferFactory,
-				BatchWriter<T> writer, int cap, @Nullable OneBatchBody oneBatch) {
+				BatchWriter<T> writer, int cap, WriteListener listener, WriteEvent.Kind kind,
+				@Nullable OneBatchBody oneBatch) {
 			this.actual = actual;
 			this.bufferFactory = bufferFactory;
 			this.writer = writer;
 			this.cap = cap;
+			this.listener = listener;
+			this.kind = kind;
 			this.oneBatch = oneBatch;
 		}
 
@@ -276,6 +329,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			for (;;) {
 				if (this.cancelled) {
 					releaseAll();
+					ended(WriteEvent.Outcome.CANCEL);
 					return false;
 				}
 				boolean demand = this.requested != this.emitted;
@@ -311,6 +365,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					continue;
 				}
 				this.largestValue = Math.max(this.largestValue, current.readableByteCount() - before);
+				this.written++;
 				if (++this.consumed == REPLENISH) {
 					this.consumed = 0;
 					upstream().request(REPLENISH);
@@ -355,6 +410,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			}
 			releaseAll();
 			Throwable error = this.error;
+			ended((error != null) ? WriteEvent.Outcome.ERROR : WriteEvent.Outcome.COMPLETE);
 			if (error != null) {
 				this.actual.onError(error);
 			}
@@ -382,10 +438,17 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 */
 		private void emit(DataBuffer current, boolean full) {
 			this.batch = null;
-			this.nextCapacity = full ? this.cap
-					: Math.max(FIRST_CAPACITY, Math.min(this.cap, current.readableByteCount()));
+			int size = current.readableByteCount();
+			this.nextCapacity = full ? this.cap : Math.max(FIRST_CAPACITY, Math.min(this.cap, size));
 			this.emitted++;
+			this.valuesOut = this.written;
+			this.bytesOut += size;
 			this.actual.onNext(current);
+		}
+
+		/** Tell the listener, once, of the body that ends: the loop is never entered again. */
+		private void ended(WriteEvent.Outcome outcome) {
+			tell(this.listener, this.kind, outcome, this.valuesOut, this.emitted, this.bytesOut, currentContext());
 		}
 
 		private void releaseAll() {

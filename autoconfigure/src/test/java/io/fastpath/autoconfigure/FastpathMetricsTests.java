@@ -4,6 +4,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.WriteEvent;
+import io.fastpath.codec.WriteEvent.Kind;
+import io.fastpath.codec.WriteEvent.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MockClock;
@@ -57,6 +60,62 @@ class FastpathMetricsTests {
 	}
 
 	@Test
+	void registersOneCounterPerKindAndOutcomeOfWritesAndTheirValuesAndBatchesPerKindWhenBound() {
+		this.metrics.bindTo(this.registry);
+		Set<String> writes = this.registry.find("fastpath.writes")
+			.counters()
+			.stream()
+			.map(FastpathMetricsTests::tags)
+			.collect(Collectors.toSet());
+		assertThat(writes).containsExactlyInAnyOrder("kind=json-array,outcome=complete",
+				"kind=json-array,outcome=error", "kind=json-array,outcome=cancel", "kind=json-stream,outcome=complete",
+				"kind=json-stream,outcome=error", "kind=json-stream,outcome=cancel", "kind=sse,outcome=complete",
+				"kind=sse,outcome=error", "kind=sse,outcome=cancel");
+		for (String name : new String[] { "fastpath.writes.values", "fastpath.writes.batches" }) {
+			assertThat(this.registry.find(name).counters()).extracting(FastpathMetricsTests::tags)
+				.as(name)
+				.containsExactlyInAnyOrder("kind=json-array", "kind=json-stream", "kind=sse");
+		}
+	}
+
+	@Test
+	void countsEachBodyWrittenByKindAndOutcomeAndAddsItsValuesAndBatchesToItsKind() {
+		this.metrics.bindTo(this.registry);
+		this.metrics.onWrite(new WriteEvent(Kind.JSON_ARRAY, Outcome.COMPLETE, 1000, 3, 40_000));
+		this.metrics.onWrite(new WriteEvent(Kind.JSON_ARRAY, Outcome.CANCEL, 20, 2, 300));
+		this.metrics.onWrite(new WriteEvent(Kind.SERVER_SENT_EVENTS, Outcome.ERROR, 5, 1, 100));
+		assertThat(this.registry.get("fastpath.writes").tags("kind", "json-array", "outcome", "complete").counter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("fastpath.writes").tags("kind", "json-array", "outcome", "cancel").counter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("fastpath.writes").tags("kind", "sse", "outcome", "error").counter().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("fastpath.writes").tags("kind", "json-stream").counters())
+			.allSatisfy((counter) -> assertThat(counter.count()).isZero());
+		assertThat(this.registry.get("fastpath.writes.values").tag("kind", "json-array").counter().count())
+			.isEqualTo(1020);
+		assertThat(this.registry.get("fastpath.writes.batches").tag("kind", "json-array").counter().count())
+			.isEqualTo(5);
+		assertThat(this.registry.get("fastpath.writes.values").tag("kind", "sse").counter().count()).isEqualTo(5);
+		assertThat(this.registry.get("fastpath.writes.batches").tag("kind", "sse").counter().count()).isEqualTo(1);
+		assertThat(this.metrics.bodies(Kind.JSON_ARRAY, Outcome.COMPLETE)).isEqualTo(1);
+		assertThat(this.metrics.bodies(Kind.SERVER_SENT_EVENTS, Outcome.ERROR)).isEqualTo(1);
+		assertThat(this.metrics.bodies(Kind.JSON_STREAM, Outcome.COMPLETE)).isZero();
+		assertThat(this.metrics.values(Kind.JSON_ARRAY)).isEqualTo(1020);
+		assertThat(this.metrics.batches(Kind.JSON_ARRAY)).isEqualTo(5);
+		assertThat(this.metrics.values(Kind.JSON_STREAM)).isZero();
+	}
+
+	@Test
+	void countsNoWriteBeforeARegistryIsBound() {
+		this.metrics.onWrite(new WriteEvent(Kind.JSON_STREAM, Outcome.COMPLETE, 10, 1, 30));
+		assertThat(this.metrics.bodies(Kind.JSON_STREAM, Outcome.COMPLETE)).isZero();
+		assertThat(this.metrics.values(Kind.JSON_STREAM)).isZero();
+		this.metrics.bindTo(this.registry);
+		assertThat(this.registry.get("fastpath.writes.values").tag("kind", "json-stream").counter().count()).isZero();
+	}
+
+	@Test
 	void countsEachDecisionOnItsOwnCounter() {
 		this.metrics.bindTo(this.registry);
 		this.metrics.onRead(ReadEvent.JSON_FLUX_OF_COLLECTIONS);
@@ -95,10 +154,16 @@ class FastpathMetricsTests {
 		this.metrics.bindTo(this.registry);
 		this.metrics.bindTo(other);
 		this.metrics.onRead(ReadEvent.FORM_REQUEST);
+		this.metrics.onWrite(new WriteEvent(Kind.JSON_STREAM, Outcome.COMPLETE, 10, 2, 30));
 		for (SimpleMeterRegistry registry : new SimpleMeterRegistry[] { this.registry, other }) {
 			Counter counter = registry.get("fastpath.reads").tag("feature", "form").tag("path", "request").counter();
 			assertThat(counter.count()).isEqualTo(1);
+			assertThat(registry.get("fastpath.writes").tags("kind", "json-stream", "outcome", "complete").counter()
+				.count()).isEqualTo(1);
+			assertThat(registry.get("fastpath.writes.batches").tag("kind", "json-stream").counter().count())
+				.isEqualTo(2);
 		}
+		assertThat(this.metrics.values(Kind.JSON_STREAM)).as("the endpoint's total, counted once").isEqualTo(10);
 	}
 
 	@Test
@@ -122,10 +187,17 @@ class FastpathMetricsTests {
 		this.metrics.onRead(ReadEvent.JSON_FLUX);
 		clock.add(stepConfig.step());
 		this.metrics.onRead(ReadEvent.JSON_FLUX);
+		this.metrics.onWrite(new WriteEvent(Kind.JSON_ARRAY, Outcome.COMPLETE, 10, 1, 30));
+		clock.add(stepConfig.step());
+		this.metrics.onWrite(new WriteEvent(Kind.JSON_ARRAY, Outcome.COMPLETE, 10, 1, 30));
 		clock.add(stepConfig.step());
 		assertThat(step.get("fastpath.reads").tag("path", "flux").tag("outcome", "fast").counter().count())
 			.isLessThan(3);
 		assertThat(this.metrics.count(ReadEvent.JSON_FLUX)).isEqualTo(3);
+		assertThat(step.get("fastpath.writes.values").tag("kind", "json-array").counter().count()).isLessThan(20);
+		assertThat(this.metrics.bodies(Kind.JSON_ARRAY, Outcome.COMPLETE)).isEqualTo(2);
+		assertThat(this.metrics.values(Kind.JSON_ARRAY)).isEqualTo(20);
+		assertThat(this.metrics.batches(Kind.JSON_ARRAY)).isEqualTo(2);
 	}
 
 	@Test

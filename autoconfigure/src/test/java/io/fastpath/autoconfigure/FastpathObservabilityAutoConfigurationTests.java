@@ -3,14 +3,19 @@ package io.fastpath.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fastpath.autoconfigure.FastpathEndpoint.CodecsDescriptor;
 import io.fastpath.autoconfigure.FastpathEndpoint.FastpathDescriptor;
 import io.fastpath.autoconfigure.FastpathEndpoint.ReadCount;
 import io.fastpath.autoconfigure.FastpathEndpoint.ReplacedReader;
 import io.fastpath.autoconfigure.FastpathEndpoint.ReplacedWriter;
+import io.fastpath.autoconfigure.FastpathEndpoint.WriteBatching;
+import io.fastpath.autoconfigure.FastpathEndpoint.WriteCount;
 import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
+import io.fastpath.codec.WriteEvent;
+import io.fastpath.codec.WriteListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -40,12 +45,18 @@ import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.EncoderHttpMessageWriter;
+import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
@@ -82,7 +93,88 @@ class FastpathObservabilityAutoConfigurationTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(registry.find("fastpath.reads").counters()).hasSize(12);
 			assertThat(registry.find("fastpath.rejections").counters()).hasSize(8);
+			assertThat(registry.find("fastpath.writes").counters()).hasSize(9);
+			assertThat(registry.find("fastpath.writes.values").counters()).hasSize(3);
+			assertThat(registry.find("fastpath.writes.batches").counters()).hasSize(3);
 		});
+	}
+
+	@Test
+	void serverWritersCountOnTheMeters() {
+		this.contextRunner.run((context) -> {
+			MockServerHttpResponse response = new MockServerHttpResponse();
+			writeFlux(jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters()), response,
+					Flux.range(0, 100));
+			List<DataBuffer> body = response.getBody().collectList().block();
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("fastpath.writes").tags("kind", "json-array", "outcome", "complete").counter()
+				.count()).isEqualTo(1);
+			assertThat(registry.get("fastpath.writes.values").tag("kind", "json-array").counter().count())
+				.isEqualTo(100);
+			assertThat(registry.get("fastpath.writes.batches").tag("kind", "json-array").counter().count())
+				.isEqualTo(body.size());
+			body.forEach(DataBufferUtils::release);
+		});
+	}
+
+	@Test
+	void webClientRequestBodiesCountOnTheMeters() {
+		this.contextRunner.run((context) -> {
+			List<DataBuffer> sent = new CopyOnWriteArrayList<>();
+			WebClient client = context.getBean(WebClient.Builder.class).clientConnector((method, uri, callback) -> {
+				MockClientHttpRequest request = new MockClientHttpRequest(method, uri);
+				request.setWriteHandler((body) -> Flux.from(body).doOnNext(sent::add).then());
+				return callback.apply(request).thenReturn(new MockClientHttpResponse(HttpStatus.OK));
+			}).build();
+			client.post()
+				.uri("http://localhost/people")
+				.contentType(MediaType.APPLICATION_NDJSON)
+				.body(Flux.range(0, 100), Integer.class)
+				.retrieve()
+				.toBodilessEntity()
+				.block();
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("fastpath.writes").tags("kind", "json-stream", "outcome", "complete").counter()
+				.count()).isEqualTo(1);
+			assertThat(registry.get("fastpath.writes.values").tag("kind", "json-stream").counter().count())
+				.isEqualTo(100);
+			assertThat(registry.get("fastpath.writes.batches").tag("kind", "json-stream").counter().count())
+				.isEqualTo(sent.size())
+				.isPositive();
+			sent.forEach(DataBufferUtils::release);
+		});
+	}
+
+	@Test
+	void writersTellEveryListenerBeanWhenThereAreSeveral() {
+		List<WriteEvent> told = new CopyOnWriteArrayList<>();
+		this.contextRunner.withBean("loggingWriteListener", WriteListener.class, () -> told::add).run((context) -> {
+			MockServerHttpResponse response = new MockServerHttpResponse();
+			writeFlux(jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters()), response,
+					Flux.range(0, 3));
+			assertThat(response.getBodyAsString().block()).isEqualTo("[0,1,2]");
+			assertThat(told).containsExactly(
+					new WriteEvent(WriteEvent.Kind.JSON_ARRAY, WriteEvent.Outcome.COMPLETE, 3, 1, 7));
+			assertThat(context.getBean(FastpathMetrics.class)
+				.bodies(WriteEvent.Kind.JSON_ARRAY, WriteEvent.Outcome.COMPLETE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void noWriteIsToldWhenBatchedWritingIsSwitchedOff() {
+		List<WriteEvent> told = new CopyOnWriteArrayList<>();
+		this.contextRunner.withPropertyValues("fastpath.json.write.enabled=false")
+			.withBean("loggingWriteListener", WriteListener.class, () -> told::add)
+			.run((context) -> {
+				MockServerHttpResponse response = new MockServerHttpResponse();
+				writeFlux(jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters()), response,
+						Flux.range(0, 3));
+				assertThat(response.getBodyAsString().block()).isEqualTo("[0,1,2]");
+				assertThat(told).isEmpty();
+				assertThat(context.getBean(MeterRegistry.class).get("fastpath.writes").counters())
+					.hasSize(9)
+					.allSatisfy((counter) -> assertThat(counter.count()).isZero());
+			});
 	}
 
 	@Test
@@ -110,7 +202,12 @@ class FastpathObservabilityAutoConfigurationTests {
 				.doesNotHaveBean(FastpathMetrics.class)
 				.hasSingleBean(FastpathEndpoint.class)
 				.getBean(FastpathEndpoint.class)
-				.satisfies((endpoint) -> assertThat(endpoint.fastpath().reads()).isNull()));
+				.satisfies((endpoint) -> {
+					FastpathDescriptor descriptor = endpoint.fastpath();
+					assertThat(descriptor.reads()).isNull();
+					assertThat(descriptor.writes()).isNull();
+					assertThat(descriptor.batching()).isNull();
+				}));
 	}
 
 	@Test
@@ -129,15 +226,31 @@ class FastpathObservabilityAutoConfigurationTests {
 	@Test
 	void metersBackOffWhenTheApplicationDefinesThem() {
 		FastpathMetrics custom = new FastpathMetrics();
-		this.contextRunner.withBean("customFastpathMetrics", FastpathMetrics.class, () -> custom)
-			.run((context) -> assertThat(context).hasSingleBean(FastpathMetrics.class)
-				.getBean(FastpathMetrics.class)
-				.isSameAs(custom));
+		this.contextRunner.withBean("customFastpathMetrics", FastpathMetrics.class, () -> custom).run((context) -> {
+			assertThat(context).hasSingleBean(FastpathMetrics.class).getBean(FastpathMetrics.class).isSameAs(custom);
+			writeFlux(jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters()),
+					new MockServerHttpResponse(), Flux.range(0, 3));
+			assertThat(custom.bodies(WriteEvent.Kind.JSON_ARRAY, WriteEvent.Outcome.COMPLETE))
+				.as("the writers tell the application's meters")
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void writersStillBatchWithoutMicrometer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer.core.")).run((context) -> {
+			MockServerHttpResponse response = new MockServerHttpResponse();
+			HttpMessageWriter<?> writer = jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters());
+			assertThat(writer).extracting((json) -> ((EncoderHttpMessageWriter<?>) json).getEncoder())
+				.isNotInstanceOf(JacksonJsonEncoder.class);
+			writeFlux(writer, response, Flux.range(0, 3));
+			assertThat(response.getBodyAsString().block()).isEqualTo("[0,1,2]");
+		});
 	}
 
 	@Test
 	void readersTellEveryListenerBeanWhenThereAreSeveral() {
-		List<ReadEvent> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<ReadEvent> told = new CopyOnWriteArrayList<>();
 		this.contextRunner.withBean("loggingListener", ReadListener.class, () -> told::add).run((context) -> {
 			ResolvableType type = ResolvableType.forClassWithGenerics(Map.class, String.class, Object.class);
 			MockServerHttpRequest request = MockServerHttpRequest.post("/")
@@ -193,7 +306,26 @@ class FastpathObservabilityAutoConfigurationTests {
 				assertThat(descriptor.reads()).hasSize(12)
 					.contains(new ReadCount("json", "flux", "stock", "flux-of-collections", 0));
 				assertThat(descriptor.rejections()).hasSize(8);
+				assertThat(descriptor.writes()).hasSize(9)
+					.contains(new WriteCount("json-array", "complete", 0), new WriteCount("sse", "cancel", 0));
+				assertThat(descriptor.batching()).containsExactly(new WriteBatching("json-array", 0, 0),
+						new WriteBatching("json-stream", 0, 0), new WriteBatching("sse", 0, 0));
 			});
+	}
+
+	@Test
+	void endpointCountsTheBodiesWrittenTheirValuesAndBatches() {
+		this.contextRunner.run((context) -> {
+			MockServerHttpResponse response = new MockServerHttpResponse();
+			writeFlux(jsonWriter(context.getBean(ServerCodecConfigurer.class).getWriters()), response,
+					Flux.range(0, 3));
+			assertThat(response.getBodyAsString().block()).isEqualTo("[0,1,2]");
+			FastpathDescriptor descriptor = context.getBean(FastpathEndpoint.class).fastpath();
+			assertThat(descriptor.writes()).contains(new WriteCount("json-array", "complete", 1),
+					new WriteCount("json-array", "error", 0));
+			assertThat(descriptor.batching()).contains(new WriteBatching("json-array", 3, 1),
+					new WriteBatching("sse", 0, 0));
+		});
 	}
 
 	private static ReplacedReader aggregated(String decoder) {
@@ -222,6 +354,7 @@ class FastpathObservabilityAutoConfigurationTests {
 			assertThat(descriptor.server().active()).isFalse();
 			assertThat(descriptor.webClient().active()).isFalse();
 			assertThat(descriptor.reads()).isNull();
+			assertThat(descriptor.writes()).isNull();
 		});
 	}
 
@@ -340,6 +473,20 @@ class FastpathObservabilityAutoConfigurationTests {
 			response.setBody(body);
 			return Mono.just(response);
 		};
+	}
+
+	private static HttpMessageWriter<?> jsonWriter(List<HttpMessageWriter<?>> writers) {
+		return writers.stream()
+			.filter((writer) -> writer.canWrite(ResolvableType.forClass(Integer.class), MediaType.APPLICATION_JSON))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static void writeFlux(HttpMessageWriter<?> writer, MockServerHttpResponse response, Flux<Integer> values) {
+		ResolvableType type = ResolvableType.forClass(Integer.class);
+		((HttpMessageWriter<Integer>) writer).write(values, type, MediaType.APPLICATION_JSON, response, Map.of())
+			.block();
 	}
 
 	private static HttpMessageReader<?> jsonReader(AssertableReactiveWebApplicationContext context,

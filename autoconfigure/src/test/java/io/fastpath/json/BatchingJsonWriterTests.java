@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
+import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -115,7 +116,7 @@ class BatchingJsonWriterTests {
 	}
 
 	private BatchingJsonWriter writer(int cap) {
-		return new BatchingJsonWriter(new BatchingJsonEncoder(this.stock, cap));
+		return new BatchingJsonWriter(new BatchingJsonEncoder(this.stock, cap, WriteListener.NONE));
 	}
 
 	private WrittenBody write(EncoderHttpMessageWriter<?> writer, Flux<Integer> values, MediaType mediaType) {

@@ -9,6 +9,7 @@ import java.util.Random;
 import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonView;
+import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.fastpath.test.NoDroppedErrorsExtension;
@@ -79,7 +80,7 @@ class JsonBatchEncodingDifferentialTests {
 			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, VENDOR_JSON, MediaType.APPLICATION_NDJSON,
 					UTF16_JSON)) {
 				assertSameBody(new EncoderHttpMessageWriter<>(encoder),
-						new BatchingJsonWriter(new BatchingJsonEncoder(encoder, cap)),
+						jsonWriter(encoder, cap),
 						(async) -> source(items, async), ResolvableType.forClass(Item.class), mediaType, hints,
 						factoryName, round + " " + mediaType + " cap " + cap);
 			}
@@ -107,7 +108,7 @@ class JsonBatchEncodingDifferentialTests {
 			for (int cap : CAPS) {
 				for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
 					assertSameBody(new EncoderHttpMessageWriter<>(encoder),
-							new BatchingJsonWriter(new BatchingJsonEncoder(encoder, cap)), source,
+							jsonWriter(encoder, cap), source,
 							ResolvableType.forClass(Item.class), mediaType, Map.of(), factoryName,
 							"error at " + position + " " + mediaType + " cap " + cap);
 				}
@@ -131,7 +132,7 @@ class JsonBatchEncodingDifferentialTests {
 			for (int cap : CAPS) {
 				for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
 					assertSameBody(new EncoderHttpMessageWriter<>(encoder),
-							new BatchingJsonWriter(new BatchingJsonEncoder(encoder, cap)), source,
+							jsonWriter(encoder, cap), source,
 							ResolvableType.forClass(Object.class), mediaType, Map.of(), factoryName,
 							"unwritable at " + position + " " + mediaType + " cap " + cap);
 				}
@@ -145,8 +146,13 @@ class JsonBatchEncodingDifferentialTests {
 		}
 	}
 
+	private static BatchingJsonWriter jsonWriter(JacksonJsonEncoder encoder, int cap) {
+		return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, cap, WriteListener.NONE));
+	}
+
 	private static BatchingServerSentEventWriter sseWriter(JacksonJsonEncoder encoder, int cap) {
-		return new BatchingServerSentEventWriter(new ServerSentEventHttpMessageWriter(encoder), encoder, cap);
+		return new BatchingServerSentEventWriter(new ServerSentEventHttpMessageWriter(encoder), encoder, cap,
+				WriteListener.NONE);
 	}
 
 	private static <T> void assertSameBody(HttpMessageWriter<?> stock, HttpMessageWriter<?> batching,

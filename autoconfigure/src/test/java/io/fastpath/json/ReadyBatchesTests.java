@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
@@ -51,7 +52,7 @@ class ReadyBatchesTests {
 	@ValueSource(strings = { "application/json", "application/x-ndjson" })
 	void valuesThatTheSourceHasReadyGoOutInOneBuffer(String mediaType) {
 		Flux<Integer> values = Flux.range(0, 1000);
-		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values,
+		WrittenBody body = WrittenBody.collect(encoder(64 * 1024).encode(values,
 				this.factory, INTEGER, MediaType.parseMediaType(mediaType), Map.of()));
 		assertThat(body.buffers()).isOne();
 		assertThat(body.error()).isNull();
@@ -61,7 +62,7 @@ class ReadyBatchesTests {
 	@Test
 	void aBatchIsEmittedOnceTheNextValueCouldTakeItPastTheCap() {
 		List<Integer> sizes = new ArrayList<>();
-		Flux<DataBuffer> batches = new BatchingJsonEncoder(this.stock, 100)
+		Flux<DataBuffer> batches = encoder(100)
 			.encode(Flux.range(0, 1000), this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
 			.doOnNext((batch) -> sizes.add(batch.readableByteCount()));
 		WrittenBody body = WrittenBody.collect(batches);
@@ -77,7 +78,7 @@ class ReadyBatchesTests {
 	@Test
 	void noValueWaitsForAnother() {
 		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(source.asFlux(), this.factory,
+		StepVerifier.create(encoder(64 * 1024).encode(source.asFlux(), this.factory,
 				INTEGER, MediaType.APPLICATION_NDJSON, Map.of()).map(this::text))
 			.then(() -> source.tryEmitNext(1))
 			.expectNext("1\n")
@@ -95,7 +96,7 @@ class ReadyBatchesTests {
 	@Test
 	void theArrayIsNotBegunBeforeTheFirstSignal() {
 		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(source.asFlux(), this.factory,
+		StepVerifier.create(encoder(64 * 1024).encode(source.asFlux(), this.factory,
 				INTEGER, MediaType.APPLICATION_JSON, Map.of()).map(this::text))
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(50))
@@ -107,7 +108,7 @@ class ReadyBatchesTests {
 	@Test
 	void anErrorWhileValuesWaitForDemandComesAfterThem() {
 		Flux<Integer> values = Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values, this.factory, INTEGER,
+		StepVerifier.create(encoder(64 * 1024).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(20))
@@ -120,7 +121,7 @@ class ReadyBatchesTests {
 	@Test
 	void aValueWhoseWritingThrowsAnErrorIsCutFromTheBatchWithItsSeparator() {
 		Flux<Object> values = Flux.just(1, 2, new ThrowsError(), 4);
-		WrittenBody body = WrittenBody.collect(new BatchingJsonEncoder(this.stock, 64 * 1024).encode(values,
+		WrittenBody body = WrittenBody.collect(encoder(64 * 1024).encode(values,
 				this.factory, ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON, Map.of()));
 		// As stock: the values before, then the error, which Jackson lets out as it is
 		assertThat(new String(body.bytes(), StandardCharsets.UTF_8)).isEqualTo("[1,2");
@@ -134,7 +135,7 @@ class ReadyBatchesTests {
 		int cap = 1000;
 		// Numbers of 4 digits and a newline: 200 fill the cap
 		Flux<Integer> values = Flux.range(1000, 9000).doOnNext((value) -> taken.incrementAndGet());
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, cap).encode(values, this.factory, INTEGER,
+		StepVerifier.create(encoder(cap).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(50))
@@ -153,7 +154,7 @@ class ReadyBatchesTests {
 				// More values than the prefetch: the source cannot have completed at the cancel
 				Flux<Integer> values = Flux.range(0, 1000).doOnCancel(() -> cancelled.set(true));
 				// A cap of 1 byte: one value a batch
-				List<DataBuffer> received = new BatchingJsonEncoder(this.stock, 1)
+				List<DataBuffer> received = encoder(1)
 					.encode(values, this.factory, INTEGER, mediaType, Map.of())
 					.take(position, true)
 					.collectList()
@@ -170,7 +171,7 @@ class ReadyBatchesTests {
 	void aCancelWhileABatchWaitsForDemandReleasesIt() {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		Flux<Integer> values = Flux.range(0, 5).concatWith(Flux.never()).doOnCancel(() -> cancelled.set(true));
-		StepVerifier.create(new BatchingJsonEncoder(this.stock, 1024).encode(values, this.factory, INTEGER,
+		StepVerifier.create(encoder(1024).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_JSON, Map.of()), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(20))
@@ -208,7 +209,7 @@ class ReadyBatchesTests {
 				}
 
 			};
-			new BatchingJsonEncoder(this.stock, 1 + random.nextInt(64))
+			encoder(1 + random.nextInt(64))
 				.encode(values, this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
 				.subscribe(subscriber);
 			// Every body ends, by its cancel or by its end
@@ -217,6 +218,10 @@ class ReadyBatchesTests {
 		// The last buffers may still be released by a drain loop that is running
 		Flux.interval(Duration.ofMillis(10)).take(5).blockLast();
 		this.factory.assertNoLeaks();
+	}
+
+	private BatchingJsonEncoder encoder(int cap) {
+		return new BatchingJsonEncoder(this.stock, cap, WriteListener.NONE);
 	}
 
 	private String text(DataBuffer buffer) {

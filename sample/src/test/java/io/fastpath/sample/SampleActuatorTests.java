@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Drives requests through the sample and checks what Actuator shows of them: each kind
- * of body moves its own {@code fastpath.reads} or {@code fastpath.rejections} counter by
- * exactly one (read before and after, since the context may be shared with other tests),
+ * of body moves its own {@code fastpath.reads}, {@code fastpath.rejections} or
+ * {@code fastpath.writes} counter by exactly one (read before and after, since the
+ * context may be shared with other tests),
  * and the {@code fastpath} endpoint lists what Fastpath replaced.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -67,6 +68,26 @@ class SampleActuatorTests {
 	}
 
 	@Test
+	void fluxResponseCountsOnceOnTheWritesMeterWithEachOfItsValues() {
+		double values = count("fastpath.writes.values", "kind:json-stream");
+		double batches = count("fastpath.writes.batches", "kind:json-stream");
+		assertCountsOne("fastpath.writes", "kind:json-stream,outcome:complete", () -> {
+			String body = this.client.get()
+				.uri("/orders/recent?count=50")
+				.accept(MediaType.APPLICATION_NDJSON)
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody(String.class)
+				.returnResult()
+				.getResponseBody();
+			assertThat(body).hasLineCount(50);
+		});
+		assertThat(count("fastpath.writes.values", "kind:json-stream")).isEqualTo(values + 50);
+		assertThat(count("fastpath.writes.batches", "kind:json-stream")).isBetween(batches + 1, batches + 50);
+	}
+
+	@Test
 	void endpointListsFeaturesReplacedReadersPropertiesAndCounts() {
 		post("/orders/stream", MediaType.APPLICATION_JSON, ORDERS, HttpStatus.OK);
 		this.client.get()
@@ -99,6 +120,10 @@ class SampleActuatorTests {
 			.value((counts) -> assertThat((List<?>) counts).singleElement()
 				.satisfies((count) -> assertThat(((Number) count).longValue()).isPositive()))
 			.jsonPath("$.rejections[?(@.feature == 'form' && @.reason == 'too-many-fields')]")
+			.exists()
+			.jsonPath("$.writes[?(@.kind == 'json-array' && @.outcome == 'complete')].count")
+			.exists()
+			.jsonPath("$.batching[?(@.kind == 'sse')].values")
 			.exists();
 	}
 

@@ -24,6 +24,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.codec.CodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.util.Assert;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -98,10 +99,17 @@ public final class FastpathAutoConfiguration {
 			matchIfMissing = true)
 	static class JsonWriteConfiguration {
 
+		/** Far above any useful batch: a batch is held whole before it is written. */
+		private static final long MAX_BATCH_SIZE = 16 * 1024 * 1024;
+
 		@Bean
 		@ConditionalOnMissingBean
-		JsonBatchEncoding fastpathJsonBatchEncoding(ObjectProvider<WriteListener> listeners) {
-			return new JsonBatchEncoding(WriteListeners.of(listeners));
+		JsonBatchEncoding fastpathJsonBatchEncoding(FastpathProperties properties,
+				ObjectProvider<WriteListener> listeners) {
+			long batchSize = properties.getJson().getWrite().getBatchSize().toBytes();
+			Assert.isTrue(batchSize > 0 && batchSize <= MAX_BATCH_SIZE,
+					() -> "fastpath.json.write.batch-size must be between 1B and 16MB, was " + batchSize + "B");
+			return new JsonBatchEncoding((int) batchSize, WriteListeners.of(listeners));
 		}
 
 	}

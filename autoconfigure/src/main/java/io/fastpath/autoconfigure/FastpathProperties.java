@@ -1,6 +1,9 @@
 package io.fastpath.autoconfigure;
 
+import io.fastpath.json.JsonBatchEncoding;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties for Fastpath. Body size limits are not repeated here: every
@@ -126,12 +129,19 @@ public class FastpathProperties {
 			 * Whether a Flux (or any publisher of many values) written with Jackson 3 as a
 			 * JSON array, a JSON stream (application/x-ndjson) or server-sent events is
 			 * written in batches: the values the source has ready in one buffer and one
-			 * write, up to 16 KB, where stock writes each value on its own. No value waits
-			 * for another: a batch goes out as soon as the source has nothing more ready.
-			 * Responses and WebClient request bodies alike; the bytes are stock's. Backs
-			 * off when another JSON library is preferred.
+			 * write, up to the batch size, where stock writes each value on its own. No
+			 * value waits for another: a batch goes out as soon as the source has nothing
+			 * more ready. Responses and WebClient request bodies alike; the bytes are
+			 * stock's. Backs off when another JSON library is preferred.
 			 */
 			private boolean enabled = true;
+
+			/**
+			 * Size a batch is kept within. Each batch is a write, a flush and a wake-up of
+			 * the reader: larger batches cost less per byte; smaller ones hold less of a
+			 * large body before its first byte goes out, and less memory per response.
+			 */
+			private DataSize batchSize = DataSize.ofBytes(JsonBatchEncoding.DEFAULT_CAP);
 
 			public boolean isEnabled() {
 				return this.enabled;
@@ -139,6 +149,14 @@ public class FastpathProperties {
 
 			public void setEnabled(boolean enabled) {
 				this.enabled = enabled;
+			}
+
+			public DataSize getBatchSize() {
+				return this.batchSize;
+			}
+
+			public void setBatchSize(DataSize batchSize) {
+				this.batchSize = batchSize;
 			}
 
 		}

@@ -37,7 +37,7 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 	 * The size past which a batch is emitted: the order of what Netty writes to a socket
 	 * at once, so that a batch costs one write and a large body is not held whole.
 	 */
-	public static final int DEFAULT_CAP = 16 * 1024;
+	public static final int DEFAULT_CAP = 64 * 1024;
 
 	private final int cap;
 
@@ -77,6 +77,14 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 		Assert.notNull(listener, "'listener' must not be null");
 		this.cap = cap;
 		this.listener = listener;
+	}
+
+	/**
+	 * Return the size a batch is kept within.
+	 * @return the cap in bytes
+	 */
+	public int getCap() {
+		return this.cap;
 	}
 
 	@Override

@@ -336,6 +336,25 @@ class FastpathAutoConfigurationTests {
 	}
 
 	@Test
+	void jsonWriteBatchesUpToTheConfiguredBatchSize() {
+		this.webFluxRunner.run((context) -> assertThat(context.getBean(JsonBatchEncoding.class).getCap())
+			.isEqualTo(JsonBatchEncoding.DEFAULT_CAP));
+		this.webFluxRunner.withPropertyValues("fastpath.json.write.batch-size=8KB")
+			.run((context) -> assertThat(context.getBean(JsonBatchEncoding.class).getCap()).isEqualTo(8192));
+	}
+
+	@Test
+	void jsonWriteRefusesABatchSizeOfNothingOrMoreThanSixteenMegabytes() {
+		for (String size : List.of("0B", "17MB")) {
+			this.webFluxRunner.withPropertyValues("fastpath.json.write.batch-size=" + size)
+				.run((context) -> assertThat(context).hasFailed()
+					.getFailure()
+					.rootCause()
+					.hasMessageStartingWith("fastpath.json.write.batch-size must be between 1B and 16MB"));
+		}
+	}
+
+	@Test
 	void jsonWriteStaysWhenJsonReadingIsSwitchedOff() {
 		this.webFluxRunner.withPropertyValues("fastpath.json.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(JsonArrayDecoding.class)

@@ -196,17 +196,21 @@ final class PartAssembly implements MultipartScanner.Parts {
 	/** The write task: everything queued, then again, until nothing is. */
 	private void write() {
 		for (;;) {
-			List<Write> batch;
+			List<Write> batch = List.of();
 			Path target;
 			synchronized (this) {
 				target = this.directory;
 				if (this.disposed || this.writes.isEmpty() || target == null) {
 					this.writing = false;
-					wakeOutside();
-					return;
 				}
-				batch = new ArrayList<>(this.writes);
-				this.writes.clear();
+				else {
+					batch = new ArrayList<>(this.writes);
+					this.writes.clear();
+				}
+			}
+			if (target == null || batch.isEmpty()) {
+				wakeOutside();
+				return;
 			}
 			long written = 0;
 			try {

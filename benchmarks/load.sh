@@ -77,8 +77,13 @@ start_server() { # $1: mode (stock, fastpath or blackbird), $2: port
 		blackbird) options="--fastpath.enabled=false" ;;
 		fastpath) options="--fastpath.enabled=true" ;;
 	esac
+	# Spooled uploads in the work directory, removed at exit: wrk closes its connections
+	# with requests in flight, and WebFlux deletes a request's parts when it ends, not
+	# when it is cancelled (stock and Fastpath alike), so files would stay behind in /tmp.
+	mkdir -p "$work/multipart-$1"
 	# shellcheck disable=SC2086
 	java $JAVA_OPTS -jar "$JAR" --server.port="$2" --server.address=127.0.0.1 \
+		--spring.webflux.multipart.file-storage-directory="$work/multipart-$1" \
 		--spring.autoconfigure.exclude="$EXCLUDED" $options \
 		--logging.level.org.springframework.boot.reactor.netty.NettyWebServer=info \
 		--logging.level.org.springframework.boot.tomcat.TomcatWebServer=info \

@@ -3,7 +3,8 @@
 # ~2 ms blocks over many rounds (io.fastpath.benchmarks.Interleaved), so that the drift of
 # two shared cores cancels out of the ratios. Time and bytes of whole requests over real
 # HTTP to Reactor Netty, against stock and against stock with Blackbird on its mapper.
-# Writes benchmarks/results/interleaved.md. About 6 minutes on 2 cores.
+# Writes benchmarks/results/interleaved.md. About 8 minutes on 2 cores, the two 100 MB
+# upload rows (BIG_ROUNDS rounds of one request a side each) about a minute of that.
 #
 #   benchmarks/interleaved.sh                  # every row
 #   ROUNDS=200 benchmarks/interleaved.sh       # tighter quartiles
@@ -11,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-100}
 WARMUP=${WARMUP:-10}
+BIG_ROUNDS=${BIG_ROUNDS:-10}   # the 100 MB rows: one request is a block, about 0.3-1 s
 REPORT=benchmarks/results/interleaved.md
 ./mvnw -B -q -pl benchmarks -am package -DskipTests
 mkdir -p benchmarks/results
@@ -21,8 +23,13 @@ mkdir -p benchmarks/results
 row() { # $1 title, then the sides (params:method), the first the baseline
 	local title=$1
 	shift
+	rounds_row "$ROUNDS" "$title" "$@"
+}
+rounds_row() { # $1 rounds, $2 title, then the sides
+	local rounds=$1 title=$2
+	shift 2
 	java -Xms1g -Xmx1g -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved HttpRequestBenchmark \
-		"$@" --rounds "$ROUNDS" --warmup-s "$WARMUP" --title "$title" --report "$REPORT" | grep '^|'
+		"$@" --rounds "$rounds" --warmup-s "$WARMUP" --title "$title" --report "$REPORT" | grep '^|'
 }
 row "List<T> of 1000 flat records, @RequestBody" \
 	request=records:stock request=records:stockBlackbird request=records:fastpath
@@ -51,4 +58,10 @@ row "Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (a
 	request=bytes-1000:stock request=flux-ndjson-1000:stock request=flux-ndjson-1000:fastpath
 row "Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-1000:stock request=flux-sse-1000:stock request=flux-sse-1000:fastpath
+row "One 4 MB file part read whole through getMultipartData(), against the same 4 MB read whole as the raw body" \
+	request=raw-4mb:fastpath request=upload-4mb:fastpath
+rounds_row "$BIG_ROUNDS" "One 100 MB file part through getMultipartData() and transferTo a new file (one request per block)" \
+	request=transfer-100mb:stock request=transfer-100mb:fastpath
+rounds_row "$BIG_ROUNDS" "One 100 MB file part as @RequestBody Flux<PartEvent>, bytes counted (one request per block; Fastpath leaves PartEvent to stock)" \
+	request=partevents-100mb:stock request=partevents-100mb:fastpath
 echo "Report: $REPORT"

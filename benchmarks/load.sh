@@ -77,8 +77,13 @@ start_server() { # $1: mode (stock, fastpath or blackbird), $2: port
 		blackbird) options="--fastpath.enabled=false" ;;
 		fastpath) options="--fastpath.enabled=true" ;;
 	esac
+	# Spooled uploads in the work directory, removed at exit: wrk closes its connections
+	# with requests in flight, and WebFlux deletes a request's parts when it ends, not
+	# when it is cancelled (stock and Fastpath alike), so files would stay behind in /tmp.
+	mkdir -p "$work/multipart-$1"
 	# shellcheck disable=SC2086
 	java $JAVA_OPTS -jar "$JAR" --server.port="$2" --server.address=127.0.0.1 \
+		--spring.webflux.multipart.file-storage-directory="$work/multipart-$1" \
 		--spring.autoconfigure.exclude="$EXCLUDED" $options \
 		--logging.level.org.springframework.boot.reactor.netty.NettyWebServer=info \
 		--logging.level.org.springframework.boot.tomcat.TomcatWebServer=info \
@@ -114,6 +119,7 @@ form-params|POST|/signup|application/x-www-form-urlencoded|$work/signup.form
 form-merged|POST|/search?q=tea&page=2|application/x-www-form-urlencoded|$work/search.form
 webclient-list|GET|/catalog/summary?count=100|-|-
 flux-response|GET|/orders/recent?count=100|-|-
+upload|POST|/support|multipart/form-data; boundary=$UPLOAD_BOUNDARY|$work/upload.multipart
 ENDPOINTS
 }
 
@@ -156,7 +162,10 @@ $(echo "$out" | awk '$1 == "99%" {print $2}') $(echo "$out" | awk '/Non-2xx/ {pr
 	done < <(endpoints)
 }
 
-# Bodies: 100 orders from the sample's own catalog, 1000 ids, two forms
+# Bodies: 100 orders from the sample's own catalog, 1000 ids, two forms, and a multipart
+# form with a 1 MB attachment (over Boot's 256 KB in-memory limit: spooled to disk), its
+# bytes the same on every run (AES-CTR of zeros under a fixed key, not /dev/urandom)
+UPLOAD_BOUNDARY=fastpath-load-boundary
 start_server stock "$PORT"
 start_server fastpath "$((PORT + 1))"
 start_server blackbird "$((PORT + 2))"
@@ -164,6 +173,13 @@ curl -sf "http://127.0.0.1:$PORT/catalog/orders?count=100" >"$work/orders.json"
 echo "[$(seq -s, 1 1000)]" >"$work/ids.json"
 printf 'email=ada%%40example.com&seats=2&tag=math&tag=engines&referrer=friend%%20of%%20a%%20friend&plan=PREMIUM' >"$work/signup.form"
 printf 'q=cake&size=10&sort=price&filter=in+stock&from=2026-01-01&to=2026-12-31' >"$work/search.form"
+{
+	printf -- '--%s\r\nContent-Disposition: form-data; name="subject"\r\n\r\nPrinter on fire\r\n' "$UPLOAD_BOUNDARY"
+	printf -- '--%s\r\nContent-Disposition: form-data; name="attachment"; filename="log.bin"\r\n' "$UPLOAD_BOUNDARY"
+	printf 'Content-Type: application/octet-stream\r\n\r\n'
+	head -c 1048576 /dev/zero | openssl enc -aes-128-ctr -nosalt -K 00112233445566778899aabbccddeeff -iv 00000000000000000000000000000000 2>/dev/null
+	printf -- '\r\n--%s--\r\n' "$UPLOAD_BOUNDARY"
+} >"$work/upload.multipart"
 echo "Measuring stock Spring (port $PORT), Fastpath (port $((PORT + 1))) and stock with Blackbird (port $((PORT + 2))) on $SERVER_NAME, alternating ..." >&2
 measure >"$work/results.txt"
 # A server that stopped answering, or another process on its port (a second run started

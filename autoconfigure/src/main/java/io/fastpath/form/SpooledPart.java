@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.jspecify.annotations.Nullable;
@@ -143,19 +145,27 @@ class SpooledPart implements Part {
 		private boolean deleted;
 
 		/**
-		 * Write the piece to the file, creating it first if need be, and release it.
-		 * @param piece the bytes
+		 * Write the pieces to the file, creating it first if need be, in one gathering
+		 * write (a system call for many body buffers), and release them, written or not.
+		 * @param pieces the bytes, in order
 		 * @param directory where to create the file
 		 */
-		synchronized void write(DataBuffer piece, Path directory) {
+		synchronized void write(List<DataBuffer> pieces, Path directory) {
+			List<DataBuffer.ByteBufferIterator> opened = new ArrayList<>(pieces.size());
 			try {
 				FileChannel target = open(directory);
-				try (DataBuffer.ByteBufferIterator views = piece.readableByteBuffers()) {
-					while (views.hasNext()) {
-						ByteBuffer view = views.next();
-						while (view.hasRemaining()) {
-							target.write(view);
-						}
+				List<ByteBuffer> views = new ArrayList<>(pieces.size());
+				for (DataBuffer piece : pieces) {
+					DataBuffer.ByteBufferIterator iterator = piece.readableByteBuffers();
+					opened.add(iterator);
+					iterator.forEachRemaining(views::add);
+				}
+				ByteBuffer[] all = views.toArray(new ByteBuffer[0]);
+				int first = 0;
+				while (first < all.length) {
+					target.write(all, first, all.length - first);
+					while (first < all.length && !all[first].hasRemaining()) {
+						first++;
 					}
 				}
 			}
@@ -163,7 +173,8 @@ class SpooledPart implements Part {
 				throw new UncheckedIOException("Could not write multipart file " + this.path, ex);
 			}
 			finally {
-				DataBufferUtils.release(piece);
+				opened.forEach(DataBuffer.ByteBufferIterator::close);
+				pieces.forEach(DataBufferUtils::release);
 			}
 		}
 

@@ -2,6 +2,7 @@ package io.fastpath.form;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -18,7 +22,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.awaitility.Awaitility;
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
 import org.springframework.core.ResolvableType;
@@ -152,6 +161,60 @@ class SlicingPartReaderTests {
 	}
 
 	@Test
+	void whileTheDiskLagsTheBodyIsReadNoFurtherThanTheUnwrittenBound() throws Exception {
+		byte[] file = bytes(3 * PartAssembly.MAX_UNWRITTEN, 12);
+		try (HeldTasks disk = new HeldTasks()) {
+			readsNoFurtherThanTheBound(file, disk);
+		}
+		assertThat(files()).isEmpty();
+		this.factory.assertNoLeaks();
+	}
+
+	private void readsNoFurtherThanTheBound(byte[] file, HeldTasks disk) throws IOException {
+		SlicingPartReader reader = new SlicingPartReader(withScheduler(settings(10_000, -1, -1, 10 * 1024), disk));
+		MockServerHttpRequest request = request(8192, file("big", file));
+		List<Part> parts = new ArrayList<>();
+		Disposable reading = reader.read(PART, request, Map.of()).subscribe(parts::add);
+		long readAhead = this.factory.requestedCapacities().stream().mapToLong(Integer::longValue).sum();
+		// the bound, the one buffer over it that stopped the reading, and concatMap's one prefetched
+		assertThat(readAhead).as("bytes read while nothing was written")
+			.isGreaterThan(PartAssembly.MAX_UNWRITTEN)
+			.isLessThanOrEqualTo(PartAssembly.MAX_UNWRITTEN + 3 * 8192);
+		disk.release();
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(reading::isDisposed);
+		assertThat(parts).hasSize(1);
+		assertThat(content(parts.get(0))).isEqualTo(file);
+		delete(parts);
+	}
+
+	@Test
+	void cancellingWhileWritesAreQueuedReleasesThemAndLeavesNoFile() throws Exception {
+		try (HeldTasks disk = new HeldTasks()) {
+			SlicingPartReader reader = new SlicingPartReader(
+					withScheduler(settings(10_000, -1, -1, 10 * 1024), disk));
+			Disposable reading = reader
+				.read(PART, request(8192, file("big", bytes(2 * PartAssembly.MAX_UNWRITTEN, 13))), Map.of())
+				.subscribe();
+			reading.dispose();
+			disk.release();
+		}
+		Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(files()).isEmpty());
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aFileThatCannotBeWrittenFailsTheBodyAndLeavesNothing() throws IOException {
+		Path missing = this.files.resolve("missing");
+		MultipartSettings settings = settings(10_000, -1, -1, 10 * 1024);
+		SlicingPartReader reader = new SlicingPartReader(new MultipartSettings(settings.maxInMemorySize(),
+				settings.maxDiskUsagePerPart(), settings.maxParts(), settings.maxHeadersSize(),
+				settings.headersCharset(), Mono.just(missing), settings.blockingScheduler()));
+		assertReadFails(reader, request(8192, file("a", bytes(300_000, 14)), field("b", "text")),
+				UncheckedIOException.class);
+		assertThat(missing).doesNotExist();
+	}
+
+		@Test
 	void aTruncatedBodyFailsAsMalformedAndLeavesNothing() throws IOException {
 		byte[] body = body(file("a", bytes(50_000, 10)), field("b", "text"));
 		byte[] truncated = Arrays.copyOf(body, body.length - 10);
@@ -213,7 +276,45 @@ class SlicingPartReaderTests {
 		return limits.fastpath(this.files).settings();
 	}
 
-	private static List<Part> read(SlicingPartReader reader, MockServerHttpRequest request) {
+	private static MultipartSettings withScheduler(MultipartSettings settings, HeldTasks scheduler) {
+		return new MultipartSettings(settings.maxInMemorySize(), settings.maxDiskUsagePerPart(),
+				settings.maxParts(), settings.maxHeadersSize(), settings.headersCharset(),
+				settings.fileStorageDirectory(), Schedulers.fromExecutor(scheduler));
+	}
+
+	/** A disk that does nothing until released: tasks held, then run on a thread of their own. */
+	private static final class HeldTasks implements Executor, AutoCloseable {
+
+		private final ExecutorService thread = Executors.newSingleThreadExecutor();
+
+		private @Nullable List<Runnable> held = new ArrayList<>();
+
+		@Override
+		public synchronized void execute(Runnable task) {
+			if (this.held != null) {
+				this.held.add(task);
+			}
+			else {
+				this.thread.execute(task);
+			}
+		}
+
+		synchronized void release() {
+			if (this.held != null) {
+				this.held.forEach(this.thread::execute);
+				this.held = null;
+			}
+		}
+
+		@Override
+		public void close() {
+			release();
+			this.thread.shutdown();
+		}
+
+	}
+
+		private static List<Part> read(SlicingPartReader reader, MockServerHttpRequest request) {
 		return reader.read(PART, request, Map.of()).collectList().block(Duration.ofSeconds(10));
 	}
 

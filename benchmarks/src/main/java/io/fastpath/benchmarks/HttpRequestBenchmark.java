@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -31,6 +33,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,12 +43,16 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.FilePartEvent;
 import org.springframework.http.codec.multipart.FormFieldPart;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -88,6 +95,12 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * <li>{@code upload-4mb}: one 4 MB file part read whole through {@code getMultipartData()},
  * its size answered (over the 1 MB in-memory limit here, so spooled to disk, as
  * over Boot's 256 KB default).</li>
+ * <li>{@code raw-4mb}: the reference of {@code upload-4mb}: the same 4 MB as the whole
+ * body ({@code application/octet-stream}), read and counted by the handler.</li>
+ * <li>{@code transfer-100mb}: one 100 MB file part through {@code getMultipartData()},
+ * {@code transferTo} a new temporary file, its size answered and the file deleted.</li>
+ * <li>{@code partevents-100mb}: the same form read as {@code @RequestBody Flux<PartEvent>},
+ * the bytes of the file's events counted.</li>
  * <li>{@code records}, {@code orders}: {@code @RequestBody List<T>} of 1000 flat records
  * ({@link Pojo}) or order records holding lines with {@code BigDecimal} prices
  * ({@link Order}), the count answered.</li>
@@ -131,7 +144,8 @@ public class HttpRequestBenchmark {
 
 	@Param({ "form-5", "bind-5", "bind-50", "multipart-5", "multipart-50", "upload-4mb", "records", "orders",
 			"records-flux", "flux-json-1000", "flux-json-10", "flux-ndjson-1000", "flux-ndjson-10", "flux-sse-1000",
-			"flux-sse-10", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10" })
+			"flux-sse-10", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10",
+			"raw-4mb", "transfer-100mb", "partevents-100mb" })
 	public String request;
 
 	private Server stockServer;
@@ -178,6 +192,15 @@ public class HttpRequestBenchmark {
 			}
 			case "orders" -> {
 				this.stockRequest = RawHttpClient.post("/orders", JSON, mapper.writeValueAsBytes(orders(new Random(SEED))));
+				this.fastpathRequest = this.stockRequest;
+			}
+			case "raw-4mb" -> {
+				this.stockRequest = uploadRequest("/raw", "application/octet-stream", 4 * 1024 * 1024, false);
+				this.fastpathRequest = this.stockRequest;
+			}
+			case "transfer-100mb", "partevents-100mb" -> {
+				String path = this.request.startsWith("transfer") ? "/transfer" : "/partevents";
+				this.stockRequest = uploadRequest(path, MULTIPART, 100 * 1024 * 1024, true);
 				this.fastpathRequest = this.stockRequest;
 			}
 			default -> {
@@ -258,6 +281,32 @@ public class HttpRequestBenchmark {
 		body.writeBytes(file);
 		body.writeBytes(bytes("\r\n--" + BOUNDARY + "--\r\n"));
 		return body.toByteArray();
+	}
+
+	/**
+	 * A POST of {@code size} seeded random bytes, alone or as the one file part of a
+	 * multipart form, built in place in one array: a 100 MB body is held once, not copied
+	 * through a stream.
+	 */
+	private static byte[] uploadRequest(String path, String contentType, int size, boolean multipart) {
+		byte[] before = multipart ? bytes("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\";"
+				+ " filename=\"data.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n") : new byte[0];
+		byte[] after = multipart ? bytes("\r\n--" + BOUNDARY + "--\r\n") : new byte[0];
+		int length = before.length + size + after.length;
+		byte[] head = bytes("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: " + contentType
+				+ "\r\nContent-Length: " + length + "\r\n\r\n");
+		byte[] request = new byte[head.length + length];
+		System.arraycopy(head, 0, request, 0, head.length);
+		System.arraycopy(before, 0, request, head.length, before.length);
+		Random random = new Random(SEED);
+		byte[] chunk = new byte[64 * 1024];
+		int at = head.length + before.length;
+		for (int end = at + size; at < end; at += chunk.length) {
+			random.nextBytes(chunk);
+			System.arraycopy(chunk, 0, request, at, Math.min(chunk.length, end - at));
+		}
+		System.arraycopy(after, 0, request, at, after.length);
+		return request;
 	}
 
 	private static byte[] bytes(String text) {
@@ -448,6 +497,41 @@ public class HttpRequestBenchmark {
 					DataBufferUtils.release(buffer);
 					return read;
 				});
+		}
+
+		/** The reference for {@code /upload}: the same bytes as the body itself, read whole. */
+		@PostMapping("/raw")
+		Mono<Long> raw(ServerWebExchange exchange) {
+			return exchange.getRequest().getBody().reduce(0L, (size, buffer) -> {
+				long read = size + buffer.readableByteCount();
+				DataBufferUtils.release(buffer);
+				return read;
+			});
+		}
+
+		/** The file part moved to a file of the application's, the size of that answered. */
+		@PostMapping("/transfer")
+		Mono<Long> transfer(ServerWebExchange exchange) {
+			return exchange.getMultipartData()
+				.map((parts) -> (FilePart) Objects.requireNonNull(parts.getFirst("file")))
+				.flatMap((file) -> Mono.usingWhen(
+						Mono.fromCallable(() -> Files.createTempFile("fastpath-benchmark", ".bin"))
+							.subscribeOn(Schedulers.boundedElastic()),
+						(destination) -> file.transferTo(destination)
+							.then(Mono.fromCallable(() -> Files.size(destination))),
+						(destination) -> Mono.fromCallable(() -> Files.deleteIfExists(destination))
+							.subscribeOn(Schedulers.boundedElastic())));
+		}
+
+		/** The form as events: the bytes of the file's events counted as they come. */
+		@PostMapping("/partevents")
+		Mono<Long> partEvents(@RequestBody Flux<PartEvent> events) {
+			return events.reduce(0L, (size, event) -> {
+				DataBuffer content = event.content();
+				long read = size + ((event instanceof FilePartEvent) ? content.readableByteCount() : 0);
+				DataBufferUtils.release(content);
+				return read;
+			});
 		}
 
 		@PostMapping("/bind/model")

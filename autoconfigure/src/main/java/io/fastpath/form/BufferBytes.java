@@ -78,7 +78,10 @@ abstract class BufferBytes {
 	/** Heap and NIO buffers, read with absolute gets. */
 	static final class Nio extends BufferBytes {
 
-		private ByteBuffer buffer = ByteBuffer.allocate(0);
+		/** Until pointed at a buffer: one empty buffer for all, never read. */
+		private static final ByteBuffer NONE = ByteBuffer.allocate(0);
+
+		private ByteBuffer buffer = NONE;
 
 		private int base;
 

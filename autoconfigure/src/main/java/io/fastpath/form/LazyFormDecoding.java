@@ -29,8 +29,10 @@ import io.fastpath.codec.ReadListener;
  * with 413 at the first part too many. Unless told otherwise, its part reader, if it is
  * Spring's {@code DefaultPartHttpMessageReader} (exactly that class), is replaced by
  * {@link SlicingPartReader} with the same settings: one scan of the body, parts held as
- * slices of the request buffers. A standalone part reader ({@code Flux<Part>} and
- * {@code Flux<PartEvent>} arguments) stays stock.
+ * slices of the request buffers; the map of parts is then read by
+ * {@link MultipartDataReader}, which puts them in the map as they are scanned. A
+ * standalone part reader ({@code Flux<Part>} and {@code Flux<PartEvent>} arguments) stays
+ * stock.
  *
  * @author Fastpath
  */
@@ -123,8 +125,10 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 		if (stock.getPartReader() instanceof PartCountingReader) {
 			return stock;
 		}
-		MultipartHttpMessageReader reader = new MultipartHttpMessageReader(
-				new PartCountingReader(partReader(stock.getPartReader()), this.maxFields));
+		HttpMessageReader<Part> parts = partReader(stock.getPartReader());
+		MultipartHttpMessageReader reader = (parts instanceof SlicingPartReader slicing)
+				? new MultipartDataReader(slicing, this.maxFields)
+				: new MultipartHttpMessageReader(new PartCountingReader(parts, this.maxFields));
 		reader.setEnableLoggingRequestDetails(stock.isEnableLoggingRequestDetails());
 		return reader;
 	}

@@ -11,6 +11,7 @@ import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.util.Assert;
 
 /**
  * One pass over a multipart body, buffer by buffer: finds the boundaries with a
@@ -61,8 +62,6 @@ final class MultipartScanner {
 
 	private final Delimiter delimiter;
 
-	private final String boundaryText;
-
 	private final int maxHeadersSize;
 
 	private final Charset headersCharset;
@@ -74,11 +73,13 @@ final class MultipartScanner {
 	/** Buffers whose bytes may be the start of a delimiter; together fewer than its length. */
 	private final ArrayDeque<DataBuffer> pending = new ArrayDeque<>(2);
 
-	private final byte[] pendingBytes;
+	/** The bytes of {@link #pending}; made when a buffer first ends in a possible delimiter. */
+	private byte @Nullable [] pendingBytes;
 
 	private int pendingLength;
 
-	private final byte[] probe;
+	/** The pending bytes and the next buffer's first, made with {@link #pendingBytes}. */
+	private byte @Nullable [] probe;
 
 	private final BufferBytes.Nio nioBytes = new BufferBytes.Nio();
 
@@ -93,14 +94,10 @@ final class MultipartScanner {
 
 	MultipartScanner(byte[] boundary, int maxHeadersSize, Charset headersCharset, Parts parts) {
 		this.firstBoundary = new Delimiter(concat(TWO_HYPHENS, boundary));
-		this.delimiter = new Delimiter(concat(CRLF, TWO_HYPHENS, boundary));
-		this.boundaryText = new String(boundary, StandardCharsets.UTF_8);
+		this.delimiter = this.firstBoundary.behindCrlf();
 		this.maxHeadersSize = maxHeadersSize;
 		this.headersCharset = headersCharset;
 		this.parts = parts;
-		int longest = this.delimiter.bytes.length;
-		this.pendingBytes = new byte[longest - 1];
-		this.probe = new byte[2 * longest - 2];
 	}
 
 	/**
@@ -158,7 +155,7 @@ final class MultipartScanner {
 		switch (this.state) {
 			case PREAMBLE -> throw new DecodingException("Could not find first boundary");
 			case HEADERS -> throw new DecodingException("Could not find end of headers");
-			case BODY -> throw new DecodingException("Could not find end of body (␍␊--" + this.boundaryText + ")");
+			case BODY -> throw new DecodingException("Could not find end of body (␍␊--" + boundaryText() + ")");
 			case DONE -> {
 			}
 		}
@@ -168,6 +165,12 @@ final class MultipartScanner {
 	void dispose() {
 		this.state = State.DONE;
 		releasePending();
+	}
+
+	private String boundaryText() {
+		byte[] bytes = this.delimiter.bytes;
+		int prefix = CRLF.length + TWO_HYPHENS.length;
+		return new String(bytes, prefix, bytes.length - prefix, StandardCharsets.UTF_8);
 	}
 
 	private void toHeaders() {
@@ -195,12 +198,14 @@ final class MultipartScanner {
 		if (this.pendingLength > 0) {
 			int held = this.pendingLength;
 			int taken = Math.min(readable, length - 1);
-			System.arraycopy(this.pendingBytes, 0, this.probe, 0, held);
-			bytes.copy(0, this.probe, held, taken);
-			int probed = held + taken;
+			byte[] probed = this.probe;
+			Assert.state(probed != null, "No probe with pending bytes");
+			System.arraycopy(pendingBytes(), 0, probed, 0, held);
+			bytes.copy(0, probed, held, taken);
+			int probedLength = held + taken;
 			for (int at = 0; at < held; at++) {
-				int compared = Math.min(length, probed - at);
-				if (Arrays.equals(this.probe, at, at + compared, pattern, 0, compared)) {
+				int compared = Math.min(length, probedLength - at);
+				if (Arrays.equals(probed, at, at + compared, pattern, 0, compared)) {
 					emitPending(at, content);
 					if (compared == length) {
 						releasePending();
@@ -252,9 +257,24 @@ final class MultipartScanner {
 			DataBufferUtils.release(buffer);
 			return;
 		}
-		bytes.copy(from, this.pendingBytes, this.pendingLength, readable);
+		bytes.copy(from, pendingBytes(), this.pendingLength, readable);
 		this.pendingLength += readable;
 		this.pending.add(buffer);
+	}
+
+	/**
+	 * The pending bytes, made on first use with the probe: a small form comes in one
+	 * buffer, and these are all a body's delimiter could be split across.
+	 */
+	private byte[] pendingBytes() {
+		byte[] bytes = this.pendingBytes;
+		if (bytes == null) {
+			int longest = this.delimiter.bytes.length;
+			bytes = new byte[longest - 1];
+			this.pendingBytes = bytes;
+			this.probe = new byte[2 * longest - 2];
+		}
+		return bytes;
 	}
 
 	/** Hand on (or discard) the first {@code count} pending bytes; keep the rest. */
@@ -273,7 +293,8 @@ final class MultipartScanner {
 				left = 0;
 			}
 		}
-		System.arraycopy(this.pendingBytes, count, this.pendingBytes, 0, this.pendingLength - count);
+		byte[] bytes = pendingBytes();
+		System.arraycopy(bytes, count, bytes, 0, this.pendingLength - count);
 		this.pendingLength -= count;
 	}
 
@@ -304,13 +325,9 @@ final class MultipartScanner {
 		int start = buffer.readPosition();
 		int readable = buffer.readableByteCount();
 		for (int i = 0; i < readable; i++) {
-			if (this.headerLength >= this.maxHeadersSize) {
-				throw new DataBufferLimitException(
-						"Part headers exceeded the memory usage limit of " + this.maxHeadersSize + " bytes");
-			}
 			if (this.headerLength == this.headerBytes.length) {
 				this.headerBytes = Arrays.copyOf(this.headerBytes,
-						Math.min(this.headerLength * 2, Math.max(this.maxHeadersSize, 1)));
+						(int) Math.min(this.headerLength * 2L, this.maxHeadersSize + 1L));
 			}
 			byte[] bytes = this.headerBytes;
 			int length = ++this.headerLength;
@@ -326,6 +343,12 @@ final class MultipartScanner {
 				this.parts.headers(parseHeaders());
 				buffer.readPosition(start + i + 1);
 				return buffer;
+			}
+			// after the end is looked for: Spring's parser counts the bytes of the headers but
+			// their last, so headers one byte over the limit that end there are within it
+			if (length > this.maxHeadersSize) {
+				throw new DataBufferLimitException(
+						"Part headers exceeded the memory usage limit of " + this.maxHeadersSize + " bytes");
 			}
 		}
 		DataBufferUtils.release(buffer);
@@ -361,15 +384,31 @@ final class MultipartScanner {
 		private final byte[] bytes;
 
 		/** Shifts in bytes, a quarter of an int table per request: capped, which is safe. */
-		private final byte[] shifts = new byte[256];
+		private final byte[] shifts;
 
 		Delimiter(byte[] bytes) {
 			this.bytes = bytes;
+			this.shifts = new byte[256];
 			int last = bytes.length - 1;
 			Arrays.fill(this.shifts, (byte) Math.min(bytes.length, Byte.MAX_VALUE));
 			for (int i = 0; i < last; i++) {
 				this.shifts[bytes[i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
 			}
+		}
+
+		private Delimiter(byte[] bytes, byte[] shifts) {
+			this.bytes = bytes;
+			this.shifts = shifts;
+		}
+
+		/**
+		 * This delimiter behind a CRLF, sharing this one's shifts, one table per body and
+		 * not two: a byte of this delimiter is as far from the end of both, CR and LF are
+		 * shifted no further than the length of this one and any other byte a whole
+		 * length of this one, which is less than the longer one's and so safe.
+		 */
+		Delimiter behindCrlf() {
+			return new Delimiter(concat(CRLF, this.bytes), this.shifts);
 		}
 
 		/** The index of the first whole delimiter in [0, to), or -1. */

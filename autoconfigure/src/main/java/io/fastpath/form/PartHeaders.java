@@ -20,6 +20,12 @@ import org.springframework.util.StringUtils;
  */
 final class PartHeaders {
 
+	/**
+	 * The start of a text field's headers as browsers send them, up to the name: the end
+	 * of the boundary's line (the headers' first line, empty), then the disposition.
+	 */
+	private static final String FIELD_DISPOSITION = "\r\nContent-Disposition: form-data; name=\"";
+
 	private final String text;
 
 	private final ContentDisposition disposition;
@@ -30,9 +36,15 @@ final class PartHeaders {
 
 	PartHeaders(String text) {
 		this.text = text;
-		String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
-		this.disposition = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
-				: ContentDisposition.empty();
+		ContentDisposition field = formField();
+		if (field != null) {
+			this.disposition = field;
+		}
+		else {
+			String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
+			this.disposition = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
+					: ContentDisposition.empty();
+		}
 		String contentType = first(HttpHeaders.CONTENT_TYPE);
 		this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
 	}
@@ -85,6 +97,31 @@ final class PartHeaders {
 			this.headers = built;
 		}
 		return built;
+	}
+
+	/**
+	 * The disposition of a text field as browsers and clients write it, the headers
+	 * starting {@code Content-Disposition: form-data; name="<name>"} on their first line
+	 * after the boundary's, without
+	 * {@link ContentDisposition#parse}: it splits the value into a list of trimmed
+	 * substrings and cuts the name out of one, more than the rest of the part cost. The
+	 * name must hold no {@code "} and no {@code \} and the quote must end the line:
+	 * then {@code parse} reads the same type and name, no filename and no charset, and
+	 * any other header value is left to it.
+	 * @return the disposition, or {@code null} if the first line is not of that shape
+	 */
+	private @Nullable ContentDisposition formField() {
+		int prefix = FIELD_DISPOSITION.length();
+		if (!this.text.startsWith(FIELD_DISPOSITION)) {
+			return null;
+		}
+		int lineEnd = lineEnd(2);
+		int quote = this.text.indexOf('"', prefix);
+		int backslash = this.text.indexOf('\\', prefix);
+		if (quote != lineEnd - 1 || (backslash != -1 && backslash < quote)) {
+			return null;
+		}
+		return ContentDisposition.formData().name(this.text.substring(prefix, quote)).build();
 	}
 
 	/** The first value of the named header, or {@code null}. */

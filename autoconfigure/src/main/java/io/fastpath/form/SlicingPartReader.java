@@ -59,6 +59,19 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 
 	@Override
 	public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+		return parts(message).doOnDiscard(Object.class, SlicingPartReader::discard);
+	}
+
+	/**
+	 * The parts of the message's body, for a reader that hands them on or collects them:
+	 * the buffers read and the files written are released and deleted when the parts end,
+	 * fail or are cancelled; a part handed out and then discarded is the caller's to free
+	 * ({@link #discard(Object)} in its {@code doOnDiscard}, downstream of all that holds
+	 * parts).
+	 * @param message the message
+	 * @return the parts, or a {@link DecodingException} if its type has no boundary
+	 */
+	Flux<Part> parts(ReactiveHttpInputMessage message) {
 		return Flux.defer(() -> {
 			byte[] boundary = boundary(message);
 			if (boundary == null) {
@@ -73,8 +86,7 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 				// before the signal goes on, not after as doFinally: whoever sees the error or
 				// the end finds the buffers released and the files deleted
 				.doOnTerminate(assembly::dispose)
-				.doOnCancel(assembly::dispose)
-				.doOnDiscard(Object.class, SlicingPartReader::discard);
+				.doOnCancel(assembly::dispose);
 		});
 	}
 
@@ -91,7 +103,11 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 		return boundary.getBytes(this.settings.headersCharset());
 	}
 
-	private static void discard(Object discarded) {
+	/**
+	 * Free what a reactive operator discards: a buffer, or a part nobody will read.
+	 * @param discarded the discarded object
+	 */
+	static void discard(Object discarded) {
 		if (discarded instanceof DataBuffer buffer) {
 			DataBufferUtils.release(buffer);
 		}

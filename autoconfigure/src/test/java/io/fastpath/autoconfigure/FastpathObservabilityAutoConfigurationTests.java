@@ -289,7 +289,7 @@ class FastpathObservabilityAutoConfigurationTests {
 						aggregated("NettyByteBufDecoder"), aggregated("StringDecoder"),
 						new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"),
 						new ReplacedReader("MultipartHttpMessageReader(DefaultPartHttpMessageReader)",
-								"MultipartHttpMessageReader(PartCountingReader)"),
+								"MultipartDataReader(PartCountingReader)"),
 						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
 								"AggregatingHttpMessageReader(FastpathJsonDecoder)"),
 						aggregated("StringDecoder"));

@@ -47,13 +47,13 @@ class LazyFormDecodingTests {
 	}
 
 	@Test
-	void replacesTheStockMultipartReaderInPlaceWithOneThatCountsParts() {
+	void replacesTheStockMultipartReaderInPlaceWithOneThatCollectsTheScannedPartsAndCountsThem() {
 		List<HttpMessageReader<?>> readers = ServerCodecConfigurer.create().getReaders();
 		int position = indexOf(readers, MultipartHttpMessageReader.class);
 		MultipartHttpMessageReader stock = (MultipartHttpMessageReader) readers.get(position);
 		stock.setEnableLoggingRequestDetails(true);
 		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7).decorate(readers);
-		assertThat(decorated.get(position)).isInstanceOfSatisfying(MultipartHttpMessageReader.class, (reader) -> {
+		assertThat(decorated.get(position)).isInstanceOfSatisfying(MultipartDataReader.class, (reader) -> {
 			assertThat(reader).isNotSameAs(stock);
 			assertThat(reader.isEnableLoggingRequestDetails()).isTrue();
 			assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
@@ -97,9 +97,11 @@ class LazyFormDecodingTests {
 		int position = indexOf(readers, MultipartHttpMessageReader.class);
 		MultipartHttpMessageReader stock = (MultipartHttpMessageReader) readers.get(position);
 		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7, false, ReadListener.NONE).decorate(readers);
-		assertThat(decorated.get(position)).isInstanceOfSatisfying(MultipartHttpMessageReader.class,
-				(reader) -> assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
-					.hasFieldOrPropertyWithValue("parts", stock.getPartReader()));
+		assertThat(decorated.get(position)).isInstanceOfSatisfying(MultipartHttpMessageReader.class, (reader) -> {
+			assertThat(reader).isExactlyInstanceOf(MultipartHttpMessageReader.class);
+			assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
+				.hasFieldOrPropertyWithValue("parts", stock.getPartReader());
+		});
 	}
 
 	@Test
@@ -109,8 +111,10 @@ class LazyFormDecodingTests {
 		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7)
 			.decorate(List.of(new MultipartHttpMessageReader(custom)));
 		assertThat(decorated).singleElement()
-			.isInstanceOfSatisfying(MultipartHttpMessageReader.class,
-					(reader) -> assertThat(reader.getPartReader()).hasFieldOrPropertyWithValue("parts", custom));
+			.isInstanceOfSatisfying(MultipartHttpMessageReader.class, (reader) -> {
+				assertThat(reader).isExactlyInstanceOf(MultipartHttpMessageReader.class);
+				assertThat(reader.getPartReader()).hasFieldOrPropertyWithValue("parts", custom);
+			});
 	}
 
 	@Test

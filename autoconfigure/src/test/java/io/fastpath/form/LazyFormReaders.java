@@ -50,6 +50,16 @@ public final class LazyFormReaders {
 	}
 
 	/**
+	 * Whether the map of parts that {@code getMultipartData()} gives is read by Fastpath's
+	 * reader among the given ones.
+	 * @param readers the readers to look through
+	 * @return whether one of them is Fastpath's multipart map reader
+	 */
+	public static boolean readsMultipartData(List<HttpMessageReader<?>> readers) {
+		return readers.stream().anyMatch(MultipartDataReader.class::isInstance);
+	}
+
+	/**
 	 * The settings of Fastpath's multipart part reader among the given readers.
 	 * @param readers the readers to look through
 	 * @return its settings, or {@code null} if the part reader is stock's

@@ -56,6 +56,7 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 	void partsAreReadByFastpath() {
 		assertThat(LazyFormReaders.partReaderSettings(this.codecs.getReaders())).isNotNull()
 			.satisfies((settings) -> assertThat(settings.maxInMemorySize()).isEqualTo(64 * 1024));
+		assertThat(LazyFormReaders.readsMultipartData(this.codecs.getReaders())).isTrue();
 	}
 
 	@Test

@@ -1,0 +1,314 @@
+package io.fastpath.form;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.Exceptions;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.server.ResponseStatusException;
+
+import io.fastpath.form.SlicingPartReaderDifferentialTests.Limits;
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.TestSeed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Differential tests of {@link MultipartDataReader}, which reads the map of
+ * {@code getMultipartData()}, against Spring's {@link MultipartHttpMessageReader} over
+ * its {@code DefaultPartHttpMessageReader} with the same settings, on the random forms of
+ * {@link SlicingPartReaderDifferentialTests} cut into random chunks: the same names in
+ * the same order, each with the same parts in the same order, or the same kind of error
+ * (stock's malformed body a 400, its limits a 413). Stock's part reader is given the limit
+ * on the number of parts that Fastpath adds, as specified ({@link Limited}): the part past
+ * it is a 413. Every buffer is released once the parts are
+ * deleted, as the exchange deletes them, and when the read fails or is cancelled.
+ * <p>The build uses a fixed seed; explore with {@code -Dfastpath.seed=random}.
+ */
+class MultipartDataReaderDifferentialTests {
+
+	private static final int CASES = Integer.getInteger("fastpath.cases", 200);
+
+	private static final ResolvableType MAP = ResolvableType.forClassWithGenerics(MultiValueMap.class, String.class,
+			Part.class);
+
+	@TempDir
+	Path stockFiles;
+
+	@TempDir
+	Path fastpathFiles;
+
+	@ParameterizedTest(name = "on {0} buffers")
+	@ValueSource(strings = { "heap", "netty" })
+	void readsRandomFormsIntoTheMapStockReads(String buffers) {
+		SlicingPartReaderDifferentialTests.assumeStockReadsRandomFormsAs7010();
+		Random random = TestSeed.random("MultipartDataReader.random." + buffers);
+		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
+		for (int i = 0; i < CASES; i++) {
+			Limits limits = Limits.random(random);
+			int maxParts = random.nextBoolean() ? LazyFormDecoding.DEFAULT_MAX_FIELDS : random.nextInt(5);
+			RandomMultipart.Body body = RandomMultipart.valid(random, random.nextBoolean() ? 300 : 5000);
+			boolean broken = random.nextInt(5) == 0;
+			byte[] bytes = broken ? RandomMultipart.mutate(random, body) : body.body();
+			assertReadAlike(factory, limits, maxParts, body.boundary(), bytes,
+					SlicingPartReaderDifferentialTests.cuts(random, bytes.length), broken,
+					"[seed=" + TestSeed.SEED + " case=" + i + " " + limits + " maxParts=" + maxParts + "]");
+		}
+		factory.assertNoLeaks();
+	}
+
+	@Test
+	void ordersManyNamesAsStocksMapDoes() {
+		Random random = TestSeed.random("MultipartDataReader.names");
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		String boundary = "names" + random.nextInt(1000);
+		StringBuilder body = new StringBuilder();
+		for (int i = 0; i < 300; i++) {
+			String name = Long.toString(random.nextLong() >>> random.nextInt(60), 36) + ((i % 7 == 0) ? "" : "-" + i);
+			body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(name)
+				.append("\"\r\n\r\n").append(i).append("\r\n");
+		}
+		body.append("--").append(boundary).append("--\r\n");
+		byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+		assertReadAlike(factory, Limits.DEFAULT, LazyFormDecoding.DEFAULT_MAX_FIELDS, boundary, bytes, List.of(),
+				false, "[seed=" + TestSeed.SEED + " 300 names]");
+		factory.assertNoLeaks();
+	}
+
+	@Test
+	void aPartPastTheLimitIsTooLargeAndEveryPartIsFreed() {
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		byte[] body = threeFields("xyz");
+		Outcome outcome = read(new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 2), factory,
+				"xyz", body, List.of(40, 90));
+		assertThat(outcome.error()).isInstanceOfSatisfying(TooManyFormFieldsException.class,
+				(error) -> assertThat(error.getMaxFields()).isEqualTo(2));
+		factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "after {0} bytes")
+	@ValueSource(ints = { 0, 1, 50, 100, 150 })
+	void cancellingFreesEveryPartAndBuffer(int sent) {
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		byte[] body = threeFields("xyz");
+		Flux<DataBuffer> buffers = Flux.concat(Flux.just(buffer(factory, Arrays.copyOf(body, sent))), Flux.never());
+		AtomicReference<@Nullable Object> signal = new AtomicReference<>();
+		Disposable reading = new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
+			.readMono(MAP, request("xyz", buffers), Map.of())
+			.subscribe(signal::set, signal::set);
+		reading.dispose();
+		assertThat(signal.get()).as("no signal before the cancel").isNull();
+		factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "after {0} bytes")
+	@ValueSource(ints = { 0, 1, 50, 100, 150 })
+	void aBodyThatFailsFreesEveryPartAndBufferAndFailsAsItDid(int sent) {
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		byte[] body = threeFields("xyz");
+		IllegalStateException failure = new IllegalStateException("connection lost");
+		Flux<DataBuffer> buffers = Flux.concat(Flux.just(buffer(factory, Arrays.copyOf(body, sent))),
+				Flux.error(failure));
+		Throwable error = null;
+		try {
+			new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
+				.readMono(MAP, request("xyz", buffers), Map.of())
+				.block(Duration.ofSeconds(10));
+		}
+		catch (RuntimeException ex) {
+			error = Exceptions.unwrap(ex);
+		}
+		assertThat(error).isSameAs(failure);
+		factory.assertNoLeaks();
+	}
+
+	@Test
+	void aBodyWithoutBoundaryIsMalformed() {
+		MockServerHttpRequest request = MockServerHttpRequest.post("/")
+			.contentType(MediaType.MULTIPART_FORM_DATA)
+			.body(Flux.empty());
+		Outcome outcome = read(new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10), request);
+		assertThat(outcome.error()).isInstanceOfSatisfying(ResponseStatusException.class,
+				(error) -> assertThat(error.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST));
+	}
+
+	private void assertReadAlike(LeakTrackingDataBufferFactory factory, Limits limits, int maxParts, String boundary,
+			byte[] body, List<Integer> cuts, boolean broken, String description) {
+
+		String described = description + " boundary " + boundary + " cuts " + cuts + " body:\n"
+				+ new String(body, StandardCharsets.ISO_8859_1);
+		// stock reads heap buffers: see SlicingPartReaderDifferentialTests
+		Outcome expected = read(new MultipartHttpMessageReader(new Limited(limits.stock(this.stockFiles), maxParts)),
+				DefaultDataBufferFactory.sharedInstance, boundary, body, cuts);
+		Outcome actual = read(new MultipartDataReader(limits.fastpath(this.fastpathFiles), maxParts), factory,
+				boundary, body, cuts);
+		if (expected.error() != null) {
+			String expectedKind = stockKind(expected.error());
+			String actualKind = kind(actual.error());
+			// a broken body can be both, and each reader see another first: see
+			// SlicingPartReaderDifferentialTests
+			if (!broken || !expectedKind.startsWith("4") || !actualKind.startsWith("4")) {
+				assertThat(actualKind).as(described + "\nstock: " + expected.error() + "\nFastpath: " + actual.error())
+					.isEqualTo(expectedKind);
+			}
+		}
+		else {
+			assertThat(actual.error()).as(described).isNull();
+			assertThat(actual.map()).as(described).containsExactlyEntriesOf(expected.map());
+			assertThat(actual.map()).as(described).isInstanceOf(LinkedMultiValueMap.class);
+		}
+		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).as(described + "\nfiles left")
+			.isEmpty();
+	}
+
+	/** Stock's errors as a server answers them: a malformed body 400, a limit 413. */
+	private static String stockKind(@Nullable Throwable error) {
+		if (error instanceof DecodingException) {
+			String message = error.getMessage();
+			return (message != null && message.startsWith("Too many parts")) ? "413" : "400";
+		}
+		if (error instanceof DataBufferLimitException || error instanceof TooManyFormFieldsException) {
+			return "413";
+		}
+		return String.valueOf(error);
+	}
+
+	private static String kind(@Nullable Throwable error) {
+		return (error instanceof ResponseStatusException status) ? String.valueOf(status.getStatusCode().value())
+				: String.valueOf(error);
+	}
+
+	private static Outcome read(HttpMessageReader<MultiValueMap<String, Part>> reader, DataBufferFactory factory,
+			String boundary, byte[] body, List<Integer> cuts) {
+
+		List<byte[]> chunks = new ArrayList<>();
+		int start = 0;
+		for (int cut : cuts) {
+			chunks.add(Arrays.copyOfRange(body, start, cut));
+			start = cut;
+		}
+		chunks.add(Arrays.copyOfRange(body, start, body.length));
+		// each buffer made when it is asked for, as a server receives them: a list of buffers
+		// made up front is discarded by Flux.fromIterable on cancel, and its cancel and its
+		// drain loop, on two threads once a part was written to disk, may both discard one
+		return read(reader, request(boundary, Flux.fromIterable(chunks).map((chunk) -> buffer(factory, chunk))));
+	}
+
+	private static Outcome read(HttpMessageReader<MultiValueMap<String, Part>> reader,
+			MockServerHttpRequest request) {
+
+		MultiValueMap<String, Part> map = null;
+		Throwable error = null;
+		try {
+			map = reader.readMono(MAP, request, Map.of()).block(Duration.ofSeconds(20));
+		}
+		catch (RuntimeException ex) {
+			error = Exceptions.unwrap(ex);
+		}
+		// each part as text, then deleted, as the exchange deletes them when the request ends
+		List<Map.Entry<String, List<String>>> views = new ArrayList<>();
+		if (map != null) {
+			for (Map.Entry<String, List<Part>> entry : map.entrySet()) {
+				List<String> named = new ArrayList<>();
+				for (Part part : entry.getValue()) {
+					named.add(SlicingPartReaderDifferentialTests.view(part));
+					part.delete().block(Duration.ofSeconds(10));
+				}
+				views.add(Map.entry(entry.getKey(), named));
+			}
+		}
+		LinkedMultiValueMap<String, String> viewed = new LinkedMultiValueMap<>();
+		views.forEach((entry) -> viewed.put(entry.getKey(), entry.getValue()));
+		return new Outcome(viewed, error);
+	}
+
+	private static MockServerHttpRequest request(String boundary, Flux<DataBuffer> body) {
+		return MockServerHttpRequest.post("/")
+			.contentType(new MediaType(MediaType.MULTIPART_FORM_DATA, Map.of("boundary", "\"" + boundary + "\"")))
+			.body(body);
+	}
+
+	private static DataBuffer buffer(DataBufferFactory factory, byte[] bytes) {
+		// not allocateBuffer(n).write(bytes): a wrapper returns its delegate from write
+		DataBuffer buffer = factory.allocateBuffer(bytes.length);
+		buffer.write(bytes);
+		return buffer;
+	}
+
+	private static byte[] threeFields(String boundary) {
+		StringBuilder body = new StringBuilder();
+		for (String name : List.of("a", "b", "c")) {
+			body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(name)
+				.append("\"\r\n\r\n").append("value of ").append(name).append(" ".repeat(20)).append("\r\n");
+		}
+		body.append("--").append(boundary).append("--\r\n");
+		return body.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** What a reader gave: each name with its parts as text, in the map's order, or its error. */
+	private record Outcome(LinkedMultiValueMap<String, String> map, @Nullable Throwable error) {
+	}
+
+	/**
+	 * Stock's part reader with the limit Fastpath adds, as specified: the part after the
+	 * last allowed is deleted and fails the read.
+	 */
+	private record Limited(HttpMessageReader<Part> parts, int maxParts) implements HttpMessageReader<Part> {
+
+		@Override
+		public List<MediaType> getReadableMediaTypes() {
+			return this.parts.getReadableMediaTypes();
+		}
+
+		@Override
+		public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
+			return this.parts.canRead(elementType, mediaType);
+		}
+
+		@Override
+		public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+			AtomicInteger count = new AtomicInteger();
+			return this.parts.read(elementType, message, hints).concatMap((part) -> (count.incrementAndGet() > this.maxParts)
+					? part.delete().then(Mono.error(new TooManyFormFieldsException(this.maxParts))) : Mono.just(part));
+		}
+
+		@Override
+		public Mono<Part> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
+				Map<String, Object> hints) {
+			return this.parts.readMono(elementType, message, hints);
+		}
+
+	}
+
+}

@@ -8,12 +8,15 @@
 #
 #   benchmarks/interleaved.sh                  # every row
 #   ROUNDS=200 benchmarks/interleaved.sh       # tighter quartiles
+#   ONLY='Response' benchmarks/interleaved.sh  # only the rows whose title matches
+#   REPORT=benchmarks/results/interleaved-second.md benchmarks/interleaved.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-100}
 WARMUP=${WARMUP:-10}
+ONLY=${ONLY:-} # a bash regex of row titles to run; empty for every row
 BIG_ROUNDS=${BIG_ROUNDS:-10}   # the 100 MB rows: one request is a block, about 0.3-1 s
-REPORT=benchmarks/results/interleaved.md
+REPORT=${REPORT:-benchmarks/results/interleaved.md}
 ./mvnw -B -q -pl benchmarks -am package -DskipTests
 mkdir -p benchmarks/results
 {
@@ -23,11 +26,13 @@ mkdir -p benchmarks/results
 row() { # $1 title, then the sides (params:method), the first the baseline
 	local title=$1
 	shift
+	[[ -z "$ONLY" || "$title" =~ $ONLY ]] || return 0
 	rounds_row "$ROUNDS" "$title" "$@"
 }
 rounds_row() { # $1 rounds, $2 title, then the sides
 	local rounds=$1 title=$2
 	shift 2
+	[[ -z "$ONLY" || "$title" =~ $ONLY ]] || return 0
 	java -Xms1g -Xmx1g -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved HttpRequestBenchmark \
 		"$@" --rounds "$rounds" --warmup-s "$WARMUP" --title "$title" --report "$REPORT" | grep '^|'
 }
@@ -52,8 +57,8 @@ row "One 4 MB file part read whole through getMultipartData()" \
 row "Response: Flux<T> of 1000 records as a JSON array, against the mapper's byte[] of the same records" \
 	request=bytes-1000:stock request=flux-json-1000:stock request=flux-json-1000:stockBlackbird \
 	request=flux-json-1000:fastpath request=list-1000:stock request=list-1000:fastpath
-row "Response: Flux<T> of 10 records as a JSON array, against the mapper's byte[]" \
-	request=bytes-10:stock request=flux-json-10:stock request=flux-json-10:fastpath
+row "Response: Flux<T> of 10 records as a JSON array, against the mapper's byte[] (and that byte[] as a Flux of one)" \
+	request=bytes-10:stock request=bytesflux-10:stock request=flux-json-10:stock request=flux-json-10:fastpath
 row "Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-1000:stock request=flux-ndjson-1000:stock request=flux-ndjson-1000:fastpath
 row "Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)" \

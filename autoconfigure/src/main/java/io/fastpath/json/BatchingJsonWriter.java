@@ -16,6 +16,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /**
  * The stock writer of a {@link BatchingJsonEncoder}, but for one thing: a JSON array
@@ -25,8 +26,8 @@ import org.springframework.http.codec.EncoderHttpMessageWriter;
  * chunks. The body's bytes are the same; on Reactor Netty that one buffer goes out with
  * the headers in a single write and without chunk framing (measured: a {@code Flux} of
  * one {@code byte[]} costs 1.2x the time of the same {@code Mono} over real HTTP). A
- * streaming media type, a {@code Mono}, and a body of more than one batch are written as
- * stock writes them.
+ * streaming media type, a {@code Mono}, a body of more than one batch, and a request body
+ * ({@code WebClient}) are written as stock writes them.
  *
  * @author Fastpath
  */
@@ -39,7 +40,9 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 	@Override
 	public Mono<Void> write(Publisher<?> inputStream, ResolvableType elementType, @Nullable MediaType mediaType,
 			ReactiveHttpOutputMessage message, Map<String, Object> hints) {
-		if (inputStream instanceof Mono) {
+		// Responses only: a client connector may subscribe to a request body after the write
+		// has returned (the JDK's and Jetty's do), later than the first batch can be looked at.
+		if (inputStream instanceof Mono || !(message instanceof ServerHttpResponse)) {
 			return super.write(inputStream, elementType, mediaType, message, hints);
 		}
 		OneBatchBody body = new OneBatchBody();

@@ -39,6 +39,7 @@ import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.http.codec.multipart.FormFieldPart;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -105,6 +106,16 @@ public class FastpathTestApplication {
 		@PostMapping("/json/people/count")
 		Mono<Long> peopleCount(@RequestBody Flux<Person> people) {
 			return people.count();
+		}
+
+		/**
+		 * How many people the body held, and whether it came with a length or chunked. Not
+		 * required: WebFlux answers an empty {@code Flux} of a required body with 400.
+		 */
+		@PostMapping(path = "/json/people/framing", produces = "text/plain")
+		Mono<String> peopleFraming(ServerHttpRequest request, @RequestBody(required = false) Flux<Person> people) {
+			String framing = (request.getHeaders().getContentLength() >= 0) ? "length" : "chunked";
+			return people.count().map((count) -> count + " " + framing);
 		}
 
 		@PostMapping(path = "/json/people/first", produces = "text/plain")

@@ -1,5 +1,6 @@
 package io.fastpath.integration;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -8,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -15,12 +18,14 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
 import io.fastpath.integration.FastpathTestApplication.Person;
+import io.fastpath.integration.FastpathTestApplication.WriteController;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -158,6 +163,21 @@ abstract class WebClientBodiesIntegrationTests extends RealServerTests {
 				.isEqualTo(stock.getResponseBodyAsString());
 		}
 		assertThat(this.recorder.reads()).contains("client:ByteArrayDecoder");
+	}
+
+	@ParameterizedTest(name = "{0} people")
+	@ValueSource(ints = { 0, 3, 5000 })
+	void aFluxRequestBodyIsReadAsSentAndChunkedAsStockChunksIt(int count) {
+		String answer = this.client.post()
+			.uri("/json/people/framing")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Flux.range(0, count).map(WriteController::person), Person.class)
+			.retrieve()
+			.bodyToMono(String.class)
+			.block(Duration.ofSeconds(10));
+		// A response of one batch gets a length; a request body does not (the JDK's and
+		// Jetty's connectors subscribe to it after the write returns), one batch or several.
+		assertThat(answer).isEqualTo(count + " chunked");
 	}
 
 	private static WebClientResponseException failureOf(Mono<?> call) {

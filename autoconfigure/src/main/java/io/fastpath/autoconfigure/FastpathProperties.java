@@ -214,7 +214,9 @@ public class FastpathProperties {
 			 * read by Fastpath's part reader: one scan of the body, parts kept as slices
 			 * of the request buffers, files spooled without heap copies. It follows
 			 * spring.webflux.multipart.* (in-memory and disk limits, parts, headers size
-			 * and charset, file storage directory). Needs fastpath.form.enabled.
+			 * and charset, file storage directory). Flux<PartEvent> bodies are read by
+			 * Fastpath's event reader too, content as slices of the request buffers.
+			 * Needs fastpath.form.enabled.
 			 */
 			private boolean enabled = true;
 

@@ -8,6 +8,8 @@ import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.codec.multipart.PartEvent;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.util.Assert;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
@@ -30,9 +32,10 @@ import io.fastpath.codec.ReadListener;
  * Spring's {@code DefaultPartHttpMessageReader} (exactly that class), is replaced by
  * {@link SlicingPartReader} with the same settings: one scan of the body, parts held as
  * slices of the request buffers; the map of parts is then read by
- * {@link MultipartDataReader}, which puts them in the map as they are scanned. A
- * standalone part reader ({@code Flux<Part>} and {@code Flux<PartEvent>} arguments) stays
- * stock.
+ * {@link MultipartDataReader}, which puts them in the map as they are scanned. So is
+ * Spring's {@link PartEventHttpMessageReader} (exactly that class; {@code Flux<PartEvent>}
+ * arguments), by {@link SlicingPartEventReader} with its settings. A standalone part
+ * reader ({@code Flux<Part>} arguments) stays stock.
  *
  * @author Fastpath
  */
@@ -76,8 +79,9 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 	 * Create a decorator with the given limit on form fields, whose readers tell the given
 	 * listener which way each form goes.
 	 * @param maxFields the most fields a form may have
-	 * @param multipart whether multipart parts are read by Fastpath's reader in place of
-	 * Spring's {@code DefaultPartHttpMessageReader} (with its settings)
+	 * @param multipart whether multipart parts are read by Fastpath's readers in place of
+	 * Spring's {@code DefaultPartHttpMessageReader} and {@code PartEventHttpMessageReader}
+	 * (with their settings)
 	 * @param listener the listener to tell
 	 */
 	public LazyFormDecoding(int maxFields, boolean multipart, ReadListener listener) {
@@ -114,6 +118,9 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 			else if (reader.getClass() == MultipartHttpMessageReader.class) {
 				result.add(countingParts((MultipartHttpMessageReader) reader));
 			}
+			else if (reader.getClass() == PartEventHttpMessageReader.class) {
+				result.add(partEventReader((PartEventHttpMessageReader) reader));
+			}
 			else {
 				result.add(reader);
 			}
@@ -131,6 +138,16 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 				: new MultipartHttpMessageReader(new PartCountingReader(parts, this.maxFields));
 		reader.setEnableLoggingRequestDetails(stock.isEnableLoggingRequestDetails());
 		return reader;
+	}
+
+	private HttpMessageReader<PartEvent> partEventReader(PartEventHttpMessageReader stock) {
+		if (this.multipart) {
+			PartEventSettings settings = PartEventSettings.of(stock);
+			if (settings != null) {
+				return new SlicingPartEventReader(settings);
+			}
+		}
+		return stock;
 	}
 
 	private HttpMessageReader<Part> partReader(HttpMessageReader<Part> stock) {

@@ -9,11 +9,13 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 
 /**
  * Native-image hints for {@link MultipartSettings}, which reads the settings of Spring's
  * part reader from its fields and its file storage's directory through its
- * {@code directory()} method. Without them the stock reader would simply stay.
+ * {@code directory()} method, and {@link PartEventSettings}, which reads those of Spring's
+ * part event reader. Without them the stock readers would simply stay.
  *
  * @author Fastpath
  */
@@ -22,12 +24,21 @@ final class MultipartRuntimeHints implements RuntimeHintsRegistrar {
 	private static final String[] FIELDS = { "maxDiskUsagePerPart", "maxParts", "maxHeadersSize", "headersCharset",
 			"fileStorage", "blockingOperationScheduler" };
 
+	/** The fields {@link PartEventSettings} reads. */
+	private static final String[] PART_EVENT_FIELDS = { "maxHeadersSize", "maxParts", "maxPartSize",
+			"headersCharset" };
+
 	private static final String FILE_STORAGE = "org.springframework.http.codec.multipart.FileStorage";
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.reflection().registerType(DefaultPartHttpMessageReader.class, (type) -> {
 			for (String field : FIELDS) {
+				type.withField(field);
+			}
+		});
+		hints.reflection().registerType(PartEventHttpMessageReader.class, (type) -> {
+			for (String field : PART_EVENT_FIELDS) {
 				type.withField(field);
 			}
 		});

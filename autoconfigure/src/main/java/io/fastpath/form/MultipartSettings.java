@@ -68,7 +68,7 @@ record MultipartSettings(int maxInMemorySize, long maxDiskUsagePerPart, int maxP
 		return (Mono<Path>) mono;
 	}
 
-	private static Object field(Object target, String name) {
+	static Object field(Object target, String name) {
 		Object value = fieldOrNull(target, name);
 		if (value == null) {
 			throw new IllegalStateException("No value of " + name);
@@ -76,7 +76,7 @@ record MultipartSettings(int maxInMemorySize, long maxDiskUsagePerPart, int maxP
 		return value;
 	}
 
-	private static @Nullable Object fieldOrNull(Object target, String name) {
+	static @Nullable Object fieldOrNull(Object target, String name) {
 		Field field = ReflectionUtils.findField(target.getClass(), name);
 		if (field == null) {
 			throw new IllegalStateException("No field " + name);

@@ -337,7 +337,8 @@ final class PartAssembly implements MultipartScanner.Parts {
 		this.size = 0;
 	}
 
-	private static boolean isFormField(PartHeaders headers) {
+	/** Spring's {@code MultipartUtils.isFormField}, on headers not yet built. */
+	static boolean isFormField(PartHeaders headers) {
 		MediaType contentType = headers.contentType();
 		return (contentType == null || MediaType.TEXT_PLAIN.equalsTypeAndSubtype(contentType))
 				&& headers.disposition().getFilename() == null;

@@ -16,6 +16,7 @@ import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.beans.factory.aot.AotServices;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,6 +83,15 @@ class RuntimeHintsTests {
 			assertThat(RuntimeHintsPredicates.reflection()
 				.onMethodInvocation("org.springframework.http.codec.multipart.FileStorage$" + storage, "directory"))
 				.as(storage)
+				.accepts(this.hints);
+		}
+	}
+
+	@Test
+	void theStockPartEventReadersSettingsCanBeRead() {
+		for (String field : new String[] { "maxHeadersSize", "maxParts", "maxPartSize", "headersCharset" }) {
+			assertThat(RuntimeHintsPredicates.reflection()
+				.onField(ReflectionUtils.findField(PartEventHttpMessageReader.class, field))).as(field)
 				.accepts(this.hints);
 		}
 	}

@@ -56,6 +56,7 @@ import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.http.codec.multipart.FilePart;
@@ -186,6 +187,12 @@ class FastpathAutoConfigurationTests {
 				assertThat(LazyFormReaders.partReaderSettings(configurer.getReaders()))
 					.isEqualTo(new LazyFormReaders.PartReaderSettings(1024, 2 * 1024 * 1024, 9, 3 * 1024,
 							StandardCharsets.ISO_8859_1, files));
+				assertThat(configurer.getReaders())
+					.noneMatch((reader) -> reader.getClass() == PartEventHttpMessageReader.class);
+				// Boot gives the event reader the disk limit as its part limit
+				assertThat(LazyFormReaders.partEventReaderSettings(configurer.getReaders()))
+					.isEqualTo(new LazyFormReaders.PartEventReaderSettings(1024, 3 * 1024, 9, 2 * 1024 * 1024,
+							StandardCharsets.ISO_8859_1));
 			});
 	}
 
@@ -194,7 +201,9 @@ class FastpathAutoConfigurationTests {
 		this.webFluxRunner.withPropertyValues("fastpath.form.multipart.enabled=false").run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
 			assertThat(LazyFormReaders.partReaderSettings(configurer.getReaders())).isNull();
-			assertThat(configurer.getReaders()).anyMatch(LazyFormReaders::isLazyForm);
+			assertThat(LazyFormReaders.partEventReaderSettings(configurer.getReaders())).isNull();
+			assertThat(configurer.getReaders()).anyMatch(LazyFormReaders::isLazyForm)
+				.anyMatch((reader) -> reader.getClass() == PartEventHttpMessageReader.class);
 		});
 	}
 

@@ -290,6 +290,7 @@ class FastpathObservabilityAutoConfigurationTests {
 						new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"),
 						new ReplacedReader("MultipartHttpMessageReader(DefaultPartHttpMessageReader)",
 								"MultipartDataReader(PartCountingReader)"),
+						new ReplacedReader("PartEventHttpMessageReader", "SlicingPartEventReader"),
 						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
 								"AggregatingHttpMessageReader(FastpathJsonDecoder)"),
 						aggregated("StringDecoder"));

@@ -18,6 +18,7 @@ import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 
 import io.fastpath.codec.ReadListener;
 
@@ -39,8 +40,9 @@ class LazyFormDecodingTests {
 			assertThat(reader.getMaxFields()).isEqualTo(7);
 		});
 		int multipart = indexOf(readers, MultipartHttpMessageReader.class);
+		int partEvents = indexOf(readers, PartEventHttpMessageReader.class);
 		for (int i = 0; i < readers.size(); i++) {
-			if (i != position && i != multipart) {
+			if (i != position && i != multipart && i != partEvents) {
 				assertThat(decorated.get(i)).isSameAs(readers.get(i));
 			}
 		}
@@ -102,6 +104,35 @@ class LazyFormDecodingTests {
 			assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
 				.hasFieldOrPropertyWithValue("parts", stock.getPartReader());
 		});
+	}
+
+	@Test
+	void replacesTheStockPartEventReaderInPlaceWithItsSettings() {
+		PartEventHttpMessageReader stock = new PartEventHttpMessageReader();
+		stock.setMaxInMemorySize(123);
+		stock.setMaxHeadersSize(910);
+		stock.setMaxParts(8);
+		stock.setMaxPartSize(4567);
+		stock.setHeadersCharset(StandardCharsets.ISO_8859_1);
+		HttpMessageReader<?> other = new DecoderHttpMessageReader<>(StringDecoder.allMimeTypes());
+		List<HttpMessageReader<?>> decorated = new LazyFormDecoding(7).decorate(List.of(other, stock));
+		assertThat(decorated.get(0)).isSameAs(other);
+		assertThat(decorated.get(1)).isInstanceOfSatisfying(SlicingPartEventReader.class,
+				(reader) -> assertThat(reader.settings())
+					.isEqualTo(new PartEventSettings(123, 910, 8, 4567, StandardCharsets.ISO_8859_1)));
+	}
+
+	@Test
+	void leavesTheStockPartEventReaderWhenMultipartIsSwitchedOff() {
+		PartEventHttpMessageReader stock = new PartEventHttpMessageReader();
+		assertThat(new LazyFormDecoding(7, false, ReadListener.NONE).decorate(List.of(stock))).containsExactly(stock);
+	}
+
+	@Test
+	void leavesACustomPartEventReaderAlone() {
+		PartEventHttpMessageReader custom = new PartEventHttpMessageReader() {
+		};
+		assertThat(new LazyFormDecoding(7).decorate(List.of(custom))).containsExactly(custom);
 	}
 
 	@Test

@@ -91,4 +91,25 @@ public final class LazyFormReaders {
 			int maxHeadersSize, Charset headersCharset, @Nullable Path directory) {
 	}
 
+	/**
+	 * The settings of Fastpath's {@code Flux<PartEvent>} reader among the given readers.
+	 * @param readers the server's readers
+	 * @return its settings, or {@code null} if the stock reader is in place
+	 */
+	public static @Nullable PartEventReaderSettings partEventReaderSettings(List<HttpMessageReader<?>> readers) {
+		for (HttpMessageReader<?> reader : readers) {
+			if (reader instanceof SlicingPartEventReader events) {
+				PartEventSettings settings = events.settings();
+				return new PartEventReaderSettings(settings.maxInMemorySize(), settings.maxHeadersSize(),
+						settings.maxParts(), settings.maxPartSize(), settings.headersCharset());
+			}
+		}
+		return null;
+	}
+
+	/** What {@link #partEventReaderSettings} gives. */
+	public record PartEventReaderSettings(int maxInMemorySize, int maxHeadersSize, int maxParts, long maxPartSize,
+			Charset headersCharset) {
+	}
+
 }

@@ -59,7 +59,7 @@ class SlicingPartReaderTests {
 
 	private static final ResolvableType PART = ResolvableType.forClass(Part.class);
 
-	private static final String BOUNDARY = "fastpath-boundary";
+	static final String BOUNDARY = "fastpath-boundary";
 
 	@TempDir
 	Path files;
@@ -360,7 +360,7 @@ class SlicingPartReaderTests {
 			.body(chunks);
 	}
 
-	private static byte[] body(byte[]... parts) {
+	static byte[] body(byte[]... parts) {
 		byte[] body = new byte[0];
 		for (byte[] part : parts) {
 			body = concat(body, ("--" + BOUNDARY + "\r\n").getBytes(StandardCharsets.US_ASCII), part,
@@ -369,17 +369,17 @@ class SlicingPartReaderTests {
 		return concat(body, ("--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
 	}
 
-	private static byte[] field(String name, String value) {
+	static byte[] field(String name, String value) {
 		return concat(("Content-Disposition: form-data; name=\"" + name + "\"\r\n\r\n").getBytes(StandardCharsets.UTF_8),
 				value.getBytes(StandardCharsets.UTF_8));
 	}
 
-	private static byte[] file(String name, byte[] content) {
+	static byte[] file(String name, byte[] content) {
 		return concat(("Content-Disposition: form-data; name=\"" + name + "\"; filename=\"" + name + ".bin\"\r\n"
 				+ "Content-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8), content);
 	}
 
-	private static byte[] bytes(int size, long seed) {
+	static byte[] bytes(int size, long seed) {
 		byte[] bytes = new byte[size];
 		new Random(seed).nextBytes(bytes);
 		return bytes;

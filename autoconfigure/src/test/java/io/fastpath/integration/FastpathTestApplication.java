@@ -37,8 +37,11 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.FilePartEvent;
 import org.springframework.http.codec.multipart.FormFieldPart;
+import org.springframework.http.codec.multipart.FormPartEvent;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -229,6 +232,44 @@ public class FastpathTestApplication {
 				return file.transferTo(copy)
 					.then(checksum(DataBufferUtils.read(copy, DefaultDataBufferFactory.sharedInstance, 8192)))
 					.doFinally((signal) -> deleteFile(copy));
+			});
+		}
+
+		/**
+		 * The parts as {@code Flux<PartEvent>}, in order: each as its name, filename, kind
+		 * of event and the size and CRC-32 of its content (a field's value in UTF-8),
+		 * every buffer released as it comes.
+		 */
+		@PostMapping("/multipart/events")
+		Mono<List<String>> events(@RequestBody Flux<PartEvent> events) {
+			return Mono.defer(() -> {
+				List<String> parts = new ArrayList<>();
+				CRC32 crc = new CRC32();
+				long[] size = new long[1];
+				return events.doOnNext((event) -> {
+					if (event instanceof FormPartEvent form) {
+						byte[] value = form.value().getBytes(StandardCharsets.UTF_8);
+						crc.update(value);
+						size[0] += value.length;
+					}
+					else {
+						DataBuffer content = event.content();
+						try (DataBuffer.ByteBufferIterator views = content.readableByteBuffers()) {
+							views.forEachRemaining((view) -> {
+								size[0] += view.remaining();
+								crc.update(view);
+							});
+						}
+						DataBufferUtils.release(content);
+					}
+					if (event.isLast()) {
+						String kind = (event instanceof FormPartEvent) ? "form"
+								: (event instanceof FilePartEvent file) ? "file " + file.filename() : "part";
+						parts.add(event.name() + ":" + kind + ":" + size[0] + "/" + Long.toHexString(crc.getValue()));
+						crc.reset();
+						size[0] = 0;
+					}
+				}).then(Mono.fromSupplier(() -> parts));
 			});
 		}
 

@@ -1,0 +1,114 @@
+package io.fastpath.form;
+
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.PartEvent;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
+
+/**
+ * Reads the {@link PartEvent}s of a {@code multipart/form-data} body in one scan, in place
+ * of Spring's {@link PartEventHttpMessageReader} and with its settings
+ * ({@link PartEventSettings}): boundaries are found over the incoming buffers
+ * ({@link MultipartScanner}) and a part's content is handed on as the pieces of those
+ * buffers it arrived in ({@link PartEventAssembly}), where stock's parser compares every
+ * byte against the delimiter and queues buffers in a concurrent deque. Events go out as
+ * they are requested: the body is read one buffer at a time, the next only once the
+ * events of the last were taken. Errors are Spring's: {@link DecodingException} for a
+ * malformed body or too many parts, {@code DataBufferLimitException} over a limit. The
+ * content of events handed out is the receiver's to release, as with stock; everything
+ * else is released on error and cancel.
+ *
+ * @author Fastpath
+ */
+final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
+
+	private static final List<MediaType> MEDIA_TYPES = List.of(MediaType.MULTIPART_FORM_DATA);
+
+	private final PartEventSettings settings;
+
+	SlicingPartEventReader(PartEventSettings settings) {
+		this.settings = settings;
+	}
+
+	PartEventSettings settings() {
+		return this.settings;
+	}
+
+	@Override
+	public List<MediaType> getReadableMediaTypes() {
+		return MEDIA_TYPES;
+	}
+
+	@Override
+	public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
+		return PartEvent.class.equals(elementType.toClass())
+				&& (mediaType == null || MediaType.MULTIPART_FORM_DATA.isCompatibleWith(mediaType));
+	}
+
+	@Override
+	public Flux<PartEvent> read(ResolvableType elementType, ReactiveHttpInputMessage message,
+			Map<String, Object> hints) {
+
+		return Flux.defer(() -> {
+			byte[] boundary = boundary(message);
+			if (boundary == null) {
+				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
+						+ message.getHeaders().getContentType() + "\""));
+			}
+			PartEventAssembly assembly = new PartEventAssembly(boundary, this.settings);
+			return message.getBody()
+				.takeWhile((buffer) -> assembly.isReading(buffer))
+				.concatMap(assembly::feed, 1)
+				.concatWith(Flux.defer(assembly::finish))
+				// before the signal goes on, not after as doFinally: whoever sees the error or
+				// the end finds the buffers released
+				.doOnTerminate(assembly::dispose)
+				.doOnCancel(assembly::dispose)
+				.doOnDiscard(Object.class, SlicingPartEventReader::discard);
+		});
+	}
+
+	/** Spring's {@code MultipartUtils.boundary}, which is not public. */
+	private byte @Nullable [] boundary(ReactiveHttpInputMessage message) {
+		MediaType contentType = message.getHeaders().getContentType();
+		String boundary = (contentType != null) ? contentType.getParameter("boundary") : null;
+		if (boundary == null) {
+			return null;
+		}
+		int length = boundary.length();
+		if (length > 2 && boundary.charAt(0) == '"' && boundary.charAt(length - 1) == '"') {
+			boundary = boundary.substring(1, length - 1);
+		}
+		return boundary.getBytes(this.settings.headersCharset());
+	}
+
+	private static void discard(Object discarded) {
+		if (discarded instanceof DataBuffer buffer) {
+			DataBufferUtils.release(buffer);
+		}
+		else if (discarded instanceof PartEvent event) {
+			PartEventAssembly.discard(event);
+		}
+	}
+
+	@Override
+	public Mono<PartEvent> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
+			Map<String, Object> hints) {
+
+		return Mono.error(
+				new UnsupportedOperationException("Cannot read multipart request body into single PartEvent"));
+	}
+
+}

@@ -57,6 +57,8 @@ row "One 4 MB file part read whole through getMultipartData()" \
 row "Response: Flux<T> of 1000 records as a JSON array, against the mapper's byte[] of the same records" \
 	request=bytes-1000:stock request=flux-json-1000:stock request=flux-json-1000:stockBlackbird \
 	request=flux-json-1000:fastpath request=list-1000:stock request=list-1000:fastpath
+row "Response: Flux<T> of 1000 records as a JSON array, Fastpath alone against the mapper's byte[] (no stock Flux path in the JVM)" \
+	request=bytes-1000:stock request=flux-json-1000:fastpath request=list-1000:fastpath
 row "Response: Flux<T> of 10 records as a JSON array, against the mapper's byte[] (and that byte[] as a Flux of one)" \
 	request=bytes-10:stock request=bytesflux-10:stock request=flux-json-10:stock request=flux-json-10:fastpath
 row "Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (as a JSON array)" \

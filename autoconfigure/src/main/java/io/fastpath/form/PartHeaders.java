@@ -36,6 +36,11 @@ final class PartHeaders {
 
 	PartHeaders(String text) {
 		this.text = text;
+		// The type first, as Spring's MultipartUtils.isFormField reads them: a part whose
+		// type and disposition are both malformed fails on its type, as with stock (found by
+		// the multipart fuzz in its long mode)
+		String contentType = first(HttpHeaders.CONTENT_TYPE);
+		this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
 		ContentDisposition field = formField();
 		if (field != null) {
 			this.disposition = field;
@@ -45,8 +50,6 @@ final class PartHeaders {
 			this.disposition = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
 					: ContentDisposition.empty();
 		}
-		String contentType = first(HttpHeaders.CONTENT_TYPE);
-		this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
 	}
 
 	/**

@@ -140,6 +140,18 @@ class SlicingPartReaderDifferentialTests {
 		factory.assertNoLeaks();
 	}
 
+	@ParameterizedTest(name = "on {0} buffers")
+	@ValueSource(strings = { "heap", "netty" })
+	void aPartWhoseTypeAndDispositionAreBothMalformedFailsOnItsTypeLikeStock(String buffers) {
+		LeakTrackingDataBufferFactory factory = factory(buffers);
+		// found by the fuzz's long mode (seed 20261130, case 4210): stock reads the type first
+		String body = "--b0und\r\nContent-Disposition: form-data; name\u00bd\"d1\"\r\n"
+				+ "Content-Type: text/plain;: charset=UTF-8\r\n\r\nx\r\n--b0und--\r\n";
+		assertReadAlike(factory, Limits.DEFAULT, "b0und", body.getBytes(StandardCharsets.ISO_8859_1), List.of(),
+				true, "[malformed type and disposition]");
+		factory.assertNoLeaks();
+	}
+
 	@Test
 	void fuzzedFormsAreReadLikeStock() {
 		assumeStockReadsRandomFormsAs7010();

@@ -69,6 +69,6 @@ row "One 4 MB file part read whole through getMultipartData(), against the same 
 	request=raw-4mb:fastpath request=upload-4mb:fastpath
 rounds_row "$BIG_ROUNDS" "One 100 MB file part through getMultipartData() and transferTo a new file (one request per block)" \
 	request=transfer-100mb:stock request=transfer-100mb:fastpath
-rounds_row "$BIG_ROUNDS" "One 100 MB file part as @RequestBody Flux<PartEvent>, bytes counted (one request per block; Fastpath leaves PartEvent to stock)" \
+rounds_row "$BIG_ROUNDS" "One 100 MB file part as @RequestBody Flux<PartEvent>, bytes counted (one request per block)" \
 	request=partevents-100mb:stock request=partevents-100mb:fastpath
 echo "Report: $REPORT"

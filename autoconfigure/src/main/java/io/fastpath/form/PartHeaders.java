@@ -28,7 +28,8 @@ final class PartHeaders {
 
 	private final String text;
 
-	private final ContentDisposition disposition;
+	/** Parsed when first asked for, as stock parses it: see {@link #disposition()}. */
+	private volatile @Nullable ContentDisposition disposition;
 
 	private final @Nullable MediaType contentType;
 
@@ -41,23 +42,28 @@ final class PartHeaders {
 		// the multipart fuzz in its long mode)
 		String contentType = first(HttpHeaders.CONTENT_TYPE);
 		this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
-		ContentDisposition field = formField();
-		if (field != null) {
-			this.disposition = field;
-		}
-		else {
-			String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
-			this.disposition = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
-					: ContentDisposition.empty();
-		}
+		this.disposition = formField();
 	}
 
 	/**
-	 * Return the parsed {@code Content-Disposition}, as {@code HttpHeaders} would.
+	 * Return the parsed {@code Content-Disposition}, as {@code HttpHeaders} would. Parsed
+	 * when first asked for, not with the headers: stock reads a part's disposition only
+	 * when it asks whether a text part is a form field, and when the part is complete, so
+	 * a malformed disposition of a file part in a body that breaks off before the part's
+	 * end fails as the broken body, not as the disposition (found by the multipart fuzz in
+	 * its long mode).
 	 * @return the disposition, empty if there is none
+	 * @throws IllegalArgumentException if it is malformed
 	 */
 	ContentDisposition disposition() {
-		return this.disposition;
+		ContentDisposition parsed = this.disposition;
+		if (parsed == null) {
+			String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
+			parsed = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
+					: ContentDisposition.empty();
+			this.disposition = parsed;
+		}
+		return parsed;
 	}
 
 	/**
@@ -66,7 +72,7 @@ final class PartHeaders {
 	 * @throws IllegalStateException if it has none
 	 */
 	String name() {
-		String name = this.disposition.getName();
+		String name = disposition().getName();
 		Assert.state(name != null, "No name available");
 		return name;
 	}

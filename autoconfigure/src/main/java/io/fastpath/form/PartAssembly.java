@@ -37,7 +37,7 @@ import org.springframework.http.codec.multipart.Part;
  *
  * @author Fastpath
  */
-final class PartAssembly implements MultipartScanner.Parts {
+final class PartAssembly extends MultipartAssembly<Part> {
 
 	private enum Kind {
 
@@ -50,8 +50,6 @@ final class PartAssembly implements MultipartScanner.Parts {
 	}
 
 	private final MultipartSettings settings;
-
-	private final MultipartScanner scanner;
 
 	private @Nullable DataBufferFactory factory;
 
@@ -92,28 +90,9 @@ final class PartAssembly implements MultipartScanner.Parts {
 
 	private boolean waitingForAll;
 
-	private final ArrayDeque<Part> completed = new ArrayDeque<>();
-
-	private boolean disposed;
-
 	PartAssembly(byte[] boundary, MultipartSettings settings) {
+		super(boundary, settings.maxHeadersSize(), settings.headersCharset());
 		this.settings = settings;
-		this.scanner = new MultipartScanner(boundary, settings.maxHeadersSize(), settings.headersCharset(), this);
-	}
-
-	/**
-	 * Return whether the given buffer is to be read: not once the closing boundary was
-	 * read, when it is released (the rest of the body is epilogue, and
-	 * {@code takeWhile}, which stops the body at it, does not discard it).
-	 * @param buffer the next buffer of the body
-	 * @return whether to read it
-	 */
-	synchronized boolean isReading(DataBuffer buffer) {
-		if (this.scanner.isDone() || this.disposed) {
-			DataBufferUtils.release(buffer);
-			return false;
-		}
-		return true;
 	}
 
 	/**
@@ -122,20 +101,11 @@ final class PartAssembly implements MultipartScanner.Parts {
 	 * @return the parts it completed, once their files are written; or the error
 	 */
 	synchronized Flux<Part> feed(DataBuffer buffer) {
-		if (this.disposed) {
-			DataBufferUtils.release(buffer);
-			return Flux.empty();
-		}
 		if (this.factory == null) {
 			this.factory = buffer.factory();
 		}
-		try {
-			this.scanner.feed(buffer);
-		}
-		catch (RuntimeException ex) {
-			return Flux.error(ex);
-		}
-		return handOut(false);
+		RuntimeException failed = scan(buffer);
+		return (failed != null) ? Flux.error(failed) : handOut(false);
 	}
 
 	/**
@@ -143,16 +113,8 @@ final class PartAssembly implements MultipartScanner.Parts {
 	 * @return the parts still to hand out, or the error of a body not closed
 	 */
 	synchronized Flux<Part> finish() {
-		if (this.disposed) {
-			return Flux.empty();
-		}
-		try {
-			this.scanner.complete();
-		}
-		catch (RuntimeException ex) {
-			return Flux.error(ex);
-		}
-		return handOut(true);
+		RuntimeException failed = scanEnd();
+		return (failed != null) ? Flux.error(failed) : handOut(true);
 	}
 
 	private Flux<Part> handOut(boolean end) {
@@ -160,8 +122,10 @@ final class PartAssembly implements MultipartScanner.Parts {
 		if (failed != null) {
 			return Flux.error(failed);
 		}
-		Flux<Part> parts = Flux.defer(() -> Flux.fromIterable(takeCompleted()));
-		boolean all = end || !this.completed.isEmpty();
+		boolean completed = hasCompleted();
+		// taken when subscribed, once their files are written: until then dispose() frees them
+		Flux<Part> parts = completed ? Flux.defer(() -> Flux.fromIterable(takeCompleted())) : Flux.empty();
+		boolean all = end || completed;
 		if (all || this.queuedBytes >= WRITE_BATCH) {
 			startWriting();
 		}
@@ -200,7 +164,7 @@ final class PartAssembly implements MultipartScanner.Parts {
 			Path target;
 			synchronized (this) {
 				target = this.directory;
-				if (this.disposed || this.writes.isEmpty() || target == null) {
+				if (isDisposed() || this.writes.isEmpty() || target == null) {
 					this.writing = false;
 				}
 				else {
@@ -316,15 +280,6 @@ final class PartAssembly implements MultipartScanner.Parts {
 		}
 	}
 
-	private synchronized List<Part> takeCompleted() {
-		if (this.disposed || this.completed.isEmpty()) {
-			return List.of();
-		}
-		List<Part> parts = new ArrayList<>(this.completed);
-		this.completed.clear();
-		return parts;
-	}
-
 	@Override
 	public void headers(PartHeaders headers) {
 		this.count++;
@@ -422,9 +377,9 @@ final class PartAssembly implements MultipartScanner.Parts {
 				if (fieldTooLarge()) {
 					throw fieldLimit();
 				}
-				this.completed.add(new SlicedFormFieldPart(partHeaders, this.pieces));
+				complete(new SlicedFormFieldPart(partHeaders, this.pieces));
 			}
-			case MEMORY -> this.completed.add(SlicedPart.of(partHeaders, this.pieces));
+			case MEMORY -> complete(SlicedPart.of(partHeaders, this.pieces));
 			case FILE -> {
 				SpooledPart.Spool target = currentSpool();
 				this.writes.add(new Write(target, null));
@@ -432,7 +387,7 @@ final class PartAssembly implements MultipartScanner.Parts {
 				if (bufferFactory == null) {
 					throw new IllegalStateException("No buffer read");
 				}
-				this.completed.add(SpooledPart.of(partHeaders, target, bufferFactory, this.settings.blockingScheduler()));
+				complete(SpooledPart.of(partHeaders, target, bufferFactory, this.settings.blockingScheduler()));
 				this.spool = null;
 			}
 		}
@@ -440,13 +395,9 @@ final class PartAssembly implements MultipartScanner.Parts {
 		this.headers = null;
 	}
 
-	/** Release and delete everything not handed out; read nothing more. */
-	synchronized void dispose() {
-		if (this.disposed) {
-			return;
-		}
-		this.disposed = true;
-		this.scanner.dispose();
+	/** Release the pieces held and the queued writes, and delete the files. */
+	@Override
+	void releaseHeld() {
 		this.pieces.forEach(DataBufferUtils::release);
 		this.pieces.clear();
 		Write write;
@@ -462,17 +413,18 @@ final class PartAssembly implements MultipartScanner.Parts {
 		if (current != null) {
 			current.delete();
 		}
-		Part part;
-		while ((part = this.completed.poll()) != null) {
-			discard(part);
-		}
+	}
+
+	@Override
+	void discard(Part part) {
+		free(part);
 	}
 
 	/**
 	 * Free a part that nobody will read: release its pieces or delete its file now.
 	 * @param part the part
 	 */
-	static void discard(Part part) {
+	static void free(Part part) {
 		if (part instanceof SlicedPart sliced) {
 			sliced.release();
 		}

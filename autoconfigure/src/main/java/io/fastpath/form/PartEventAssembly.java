@@ -1,11 +1,9 @@
 package io.fastpath.form;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Flux;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -26,17 +24,20 @@ import org.springframework.http.codec.multipart.PartEvent;
  *
  * @author Fastpath
  */
-final class PartEventAssembly implements MultipartScanner.Parts {
+final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 
 	private final PartEventSettings settings;
 
-	private final MultipartScanner scanner;
-
 	private int count;
+
+	private @Nullable PartHeaders partHeaders;
 
 	private @Nullable HttpHeaders headers;
 
 	private boolean field;
+
+	/** Whether the part has a filename: asked once per part, not per event as stock does. */
+	private @Nullable Boolean file;
 
 	/** The pieces of a form field, joined when it ends. */
 	private List<DataBuffer> pieces = new ArrayList<>(1);
@@ -46,78 +47,36 @@ final class PartEventAssembly implements MultipartScanner.Parts {
 
 	private long size;
 
-	private final ArrayDeque<PartEvent> completed = new ArrayDeque<>();
-
-	private boolean disposed;
-
 	PartEventAssembly(byte[] boundary, PartEventSettings settings) {
+		super(boundary, settings.maxHeadersSize(), settings.headersCharset());
 		this.settings = settings;
-		this.scanner = new MultipartScanner(boundary, settings.maxHeadersSize(), settings.headersCharset(), this);
-	}
-
-	/**
-	 * Return whether the given buffer is to be read: not once the closing boundary was
-	 * read, when it is released (the rest of the body is epilogue, and
-	 * {@code takeWhile}, which stops the body at it, does not discard it).
-	 * @param buffer the next buffer of the body
-	 * @return whether to read it
-	 */
-	synchronized boolean isReading(DataBuffer buffer) {
-		if (this.scanner.isDone() || this.disposed) {
-			DataBufferUtils.release(buffer);
-			return false;
-		}
-		return true;
 	}
 
 	/**
 	 * Read the next buffer of the body.
 	 * @param buffer the buffer, released here or handed on in events
-	 * @return the events it completed, or the error
+	 * @return the events it completed
+	 * @throws RuntimeException why the body failed
 	 */
-	synchronized Flux<PartEvent> feed(DataBuffer buffer) {
-		if (this.disposed) {
-			DataBufferUtils.release(buffer);
-			return Flux.empty();
+	synchronized List<PartEvent> feed(DataBuffer buffer) {
+		RuntimeException failed = scan(buffer);
+		if (failed != null) {
+			throw failed;
 		}
-		try {
-			this.scanner.feed(buffer);
-		}
-		catch (RuntimeException ex) {
-			return Flux.error(ex);
-		}
-		return handOut();
+		return takeCompleted();
 	}
 
 	/**
 	 * The body ended.
-	 * @return the events still to hand out, or the error of a body not closed
+	 * @return the events still to hand out
+	 * @throws RuntimeException why, if it ended before the closing boundary
 	 */
-	synchronized Flux<PartEvent> finish() {
-		if (this.disposed) {
-			return Flux.empty();
+	synchronized List<PartEvent> finish() {
+		RuntimeException failed = scanEnd();
+		if (failed != null) {
+			throw failed;
 		}
-		try {
-			this.scanner.complete();
-		}
-		catch (RuntimeException ex) {
-			return Flux.error(ex);
-		}
-		return handOut();
-	}
-
-	/** Taken when subscribed: until then, {@link #dispose()} releases them. */
-	private Flux<PartEvent> handOut() {
-		return Flux.defer(() -> Flux.fromIterable(takeCompleted()));
-	}
-
-	private synchronized List<PartEvent> takeCompleted() {
-		if (this.disposed || this.completed.isEmpty()) {
-			return List.of();
-		}
-		List<PartEvent> events = new ArrayList<>(this.completed);
-		this.completed.clear();
-		return events;
+		return takeCompleted();
 	}
 
 	@Override
@@ -129,7 +88,9 @@ final class PartEventAssembly implements MultipartScanner.Parts {
 		}
 		// read-only as stock's, and built once for all the events of the part
 		this.headers = HttpHeaders.readOnlyHttpHeaders(partHeaders.headers());
+		this.partHeaders = partHeaders;
 		this.field = PartAssembly.isFormField(partHeaders);
+		this.file = null;
 		this.size = 0;
 	}
 
@@ -154,7 +115,7 @@ final class PartEventAssembly implements MultipartScanner.Parts {
 		DataBuffer previous = this.held;
 		this.held = piece;
 		if (previous != null) {
-			this.completed.add(SlicedPartEvent.of(currentHeaders(), previous, false));
+			complete(SlicedPartEvent.of(currentHeaders(), isFile(), previous, false));
 		}
 	}
 
@@ -164,15 +125,33 @@ final class PartEventAssembly implements MultipartScanner.Parts {
 		if (this.field) {
 			List<DataBuffer> value = this.pieces;
 			this.pieces = new ArrayList<>(1);
-			this.completed.add(new SlicedPartEvent.Form(partHeaders, decode(value, partHeaders)));
+			complete(new SlicedPartEvent.Form(partHeaders, decode(value, partHeaders)));
 		}
 		else {
 			DataBuffer last = this.held;
 			this.held = null;
-			this.completed.add((last != null) ? SlicedPartEvent.of(partHeaders, last, true)
-					: SlicedPartEvent.empty(partHeaders));
+			complete((last != null) ? SlicedPartEvent.of(partHeaders, isFile(), last, true)
+					: SlicedPartEvent.empty(partHeaders, isFile()));
 		}
 		this.headers = null;
+		this.partHeaders = null;
+	}
+
+	/**
+	 * Whether the current part has a filename, its disposition parsed when its first event
+	 * is made, as stock parses it then (and again for every event).
+	 */
+	private boolean isFile() {
+		Boolean known = this.file;
+		if (known == null) {
+			PartHeaders current = this.partHeaders;
+			if (current == null) {
+				throw new IllegalStateException("No part");
+			}
+			known = current.disposition().getFilename() != null;
+			this.file = known;
+		}
+		return known;
 	}
 
 	/** The value of a form field, its pieces released. */
@@ -200,13 +179,9 @@ final class PartEventAssembly implements MultipartScanner.Parts {
 		return current;
 	}
 
-	/** Release everything not handed out; read nothing more. */
-	synchronized void dispose() {
-		if (this.disposed) {
-			return;
-		}
-		this.disposed = true;
-		this.scanner.dispose();
+	/** Release the pieces of a field and the last piece of a part not yet handed out. */
+	@Override
+	void releaseHeld() {
 		this.pieces.forEach(DataBufferUtils::release);
 		this.pieces.clear();
 		DataBuffer last = this.held;
@@ -214,17 +189,18 @@ final class PartEventAssembly implements MultipartScanner.Parts {
 		if (last != null) {
 			DataBufferUtils.release(last);
 		}
-		PartEvent event;
-		while ((event = this.completed.poll()) != null) {
-			discard(event);
-		}
+	}
+
+	@Override
+	void discard(PartEvent event) {
+		free(event);
 	}
 
 	/**
 	 * Release the content of an event that nobody will read.
 	 * @param event the event
 	 */
-	static void discard(PartEvent event) {
+	static void free(PartEvent event) {
 		if (event instanceof SlicedPartEvent sliced) {
 			DataBufferUtils.release(sliced.content());
 		}

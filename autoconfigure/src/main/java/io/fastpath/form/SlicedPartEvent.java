@@ -41,22 +41,23 @@ class SlicedPartEvent implements PartEvent {
 	/**
 	 * Create the event of some content of a part.
 	 * @param headers the part's read-only headers
+	 * @param file whether the part has a filename
 	 * @param content the piece, handed on to the receiver
 	 * @param last whether the part ends with it
-	 * @return a {@link FilePartEvent} if the part has a filename, else a plain event
+	 * @return a {@link FilePartEvent} for a file, else a plain event
 	 */
-	static SlicedPartEvent of(HttpHeaders headers, DataBuffer content, boolean last) {
-		return (headers.getContentDisposition().getFilename() != null) ? new File(headers, content, last)
-				: new SlicedPartEvent(headers, content, last);
+	static SlicedPartEvent of(HttpHeaders headers, boolean file, DataBuffer content, boolean last) {
+		return file ? new File(headers, content, last) : new SlicedPartEvent(headers, content, last);
 	}
 
 	/**
 	 * Create the one event of an empty part.
 	 * @param headers the part's read-only headers
+	 * @param file whether the part has a filename
 	 * @return its last event, without content
 	 */
-	static SlicedPartEvent empty(HttpHeaders headers) {
-		return of(headers, EMPTY, true);
+	static SlicedPartEvent empty(HttpHeaders headers, boolean file) {
+		return of(headers, file, EMPTY, true);
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package io.fastpath.form;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -62,16 +63,28 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 			Map<String, Object> hints) {
 
 		return Flux.defer(() -> {
-			byte[] boundary = boundary(message);
+			byte[] boundary = MultipartAssembly.boundary(message, this.settings.headersCharset());
 			if (boundary == null) {
 				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
 						+ message.getHeaders().getContentType() + "\""));
 			}
 			PartEventAssembly assembly = new PartEventAssembly(boundary, this.settings);
+			// the events of a buffer as one list, not a Flux per buffer: a 100 MB upload is
+			// some 12,000 buffers. A failure goes to the sink, not thrown from the list's
+			// mapping, where Reactor would discard the buffer the scan already released.
 			return message.getBody()
-				.takeWhile((buffer) -> assembly.isReading(buffer))
-				.concatMap(assembly::feed, 1)
-				.concatWith(Flux.defer(assembly::finish))
+				.takeWhile(assembly::isReading)
+				.<List<PartEvent>>handle((buffer, sink) -> {
+					try {
+						sink.next(assembly.feed(buffer));
+					}
+					catch (RuntimeException ex) {
+						sink.error(ex);
+					}
+				})
+				.concatWith(Mono.fromCallable(assembly::finish))
+				// one buffer's events at a time: the next buffer is read once they are taken
+				.flatMapIterable(Function.identity(), 1)
 				// before the signal goes on, not after as doFinally: whoever sees the error or
 				// the end finds the buffers released
 				.doOnTerminate(assembly::dispose)
@@ -80,26 +93,16 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 		});
 	}
 
-	/** Spring's {@code MultipartUtils.boundary}, which is not public. */
-	private byte @Nullable [] boundary(ReactiveHttpInputMessage message) {
-		MediaType contentType = message.getHeaders().getContentType();
-		String boundary = (contentType != null) ? contentType.getParameter("boundary") : null;
-		if (boundary == null) {
-			return null;
-		}
-		int length = boundary.length();
-		if (length > 2 && boundary.charAt(0) == '"' && boundary.charAt(length - 1) == '"') {
-			boundary = boundary.substring(1, length - 1);
-		}
-		return boundary.getBytes(this.settings.headersCharset());
-	}
-
+	/** Free what an operator discards: a buffer, an event, or a buffer's list of events. */
 	private static void discard(Object discarded) {
 		if (discarded instanceof DataBuffer buffer) {
 			DataBufferUtils.release(buffer);
 		}
 		else if (discarded instanceof PartEvent event) {
-			PartEventAssembly.discard(event);
+			PartEventAssembly.free(event);
+		}
+		else if (discarded instanceof List<?> events) {
+			events.forEach(SlicingPartEventReader::discard);
 		}
 	}
 

@@ -73,14 +73,14 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 	 */
 	Flux<Part> parts(ReactiveHttpInputMessage message) {
 		return Flux.defer(() -> {
-			byte[] boundary = boundary(message);
+			byte[] boundary = MultipartAssembly.boundary(message, this.settings.headersCharset());
 			if (boundary == null) {
 				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
 						+ message.getHeaders().getContentType() + "\""));
 			}
 			PartAssembly assembly = new PartAssembly(boundary, this.settings);
 			return message.getBody()
-				.takeWhile((buffer) -> assembly.isReading(buffer))
+				.takeWhile(assembly::isReading)
 				.concatMap(assembly::feed, 1)
 				.concatWith(Flux.defer(assembly::finish))
 				// before the signal goes on, not after as doFinally: whoever sees the error or
@@ -88,19 +88,6 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 				.doOnTerminate(assembly::dispose)
 				.doOnCancel(assembly::dispose);
 		});
-	}
-
-	private byte @Nullable [] boundary(ReactiveHttpInputMessage message) {
-		MediaType contentType = message.getHeaders().getContentType();
-		String boundary = (contentType != null) ? contentType.getParameter("boundary") : null;
-		if (boundary == null) {
-			return null;
-		}
-		int length = boundary.length();
-		if (length > 2 && boundary.charAt(0) == '"' && boundary.charAt(length - 1) == '"') {
-			boundary = boundary.substring(1, length - 1);
-		}
-		return boundary.getBytes(this.settings.headersCharset());
 	}
 
 	/**
@@ -112,7 +99,7 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 			DataBufferUtils.release(buffer);
 		}
 		else if (discarded instanceof Part part) {
-			PartAssembly.discard(part);
+			PartAssembly.free(part);
 		}
 	}
 

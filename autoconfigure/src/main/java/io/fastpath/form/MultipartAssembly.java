@@ -1,0 +1,168 @@
+package io.fastpath.form;
+
+import java.nio.charset.Charset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpInputMessage;
+
+/**
+ * What the readers of one multipart body share: its {@link MultipartScanner}, fed one
+ * buffer at a time; what the scan completed and was not yet handed out; and, on error or
+ * cancel, {@link #dispose()}, which releases all of that once and reads nothing more.
+ * Subclasses say what a part becomes ({@link MultipartScanner.Parts}), what they hold
+ * between buffers ({@link #releaseHeld()}) and how to free a completed item nobody will
+ * read ({@link #discard(Object)}). Its methods lock the assembly: the body's buffers and
+ * a cancel may arrive on different threads.
+ *
+ * @param <T> what a part becomes
+ * @author Fastpath
+ */
+abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
+
+	private final MultipartScanner scanner;
+
+	private final ArrayDeque<T> completed = new ArrayDeque<>();
+
+	private boolean disposed;
+
+	MultipartAssembly(byte[] boundary, int maxHeadersSize, Charset headersCharset) {
+		this.scanner = new MultipartScanner(boundary, maxHeadersSize, headersCharset, this);
+	}
+
+	/**
+	 * Spring's {@code MultipartUtils.boundary}, which is not public: the boundary of the
+	 * message's {@code multipart} content type, unquoted, in the headers' charset.
+	 * @param message the message
+	 * @param headersCharset the charset of part headers
+	 * @return the boundary, or {@code null} if the content type has none
+	 */
+	static byte @Nullable [] boundary(ReactiveHttpInputMessage message, Charset headersCharset) {
+		MediaType contentType = message.getHeaders().getContentType();
+		String boundary = (contentType != null) ? contentType.getParameter("boundary") : null;
+		if (boundary == null) {
+			return null;
+		}
+		int length = boundary.length();
+		if (length > 2 && boundary.charAt(0) == '"' && boundary.charAt(length - 1) == '"') {
+			boundary = boundary.substring(1, length - 1);
+		}
+		return boundary.getBytes(headersCharset);
+	}
+
+	/**
+	 * Return whether the given buffer is to be read: not once the closing boundary was
+	 * read or the assembly disposed, when it is released (the rest of the body is
+	 * epilogue, and {@code takeWhile}, which stops the body at it, does not discard it).
+	 * @param buffer the next buffer of the body
+	 * @return whether to read it
+	 */
+	final synchronized boolean isReading(DataBuffer buffer) {
+		if (this.scanner.isDone() || this.disposed) {
+			DataBufferUtils.release(buffer);
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Scan the next buffer of the body; once disposed, release it.
+	 * @param buffer the buffer, released here or handed on in what it completes
+	 * @return why the body failed, or {@code null}
+	 */
+	final synchronized @Nullable RuntimeException scan(DataBuffer buffer) {
+		if (this.disposed) {
+			DataBufferUtils.release(buffer);
+			return null;
+		}
+		try {
+			this.scanner.feed(buffer);
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return ex;
+		}
+	}
+
+	/**
+	 * The body ended.
+	 * @return why, if it ended before the closing boundary; else {@code null}
+	 */
+	final synchronized @Nullable RuntimeException scanEnd() {
+		if (this.disposed) {
+			return null;
+		}
+		try {
+			this.scanner.complete();
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return ex;
+		}
+	}
+
+	/**
+	 * Keep a completed item until it is handed out.
+	 * @param item the item
+	 */
+	final void complete(T item) {
+		this.completed.add(item);
+	}
+
+	/** Whether the assembly was disposed; the caller holds its lock. */
+	final boolean isDisposed() {
+		return this.disposed;
+	}
+
+	final boolean hasCompleted() {
+		return !this.completed.isEmpty();
+	}
+
+	/**
+	 * Take what was completed and not yet handed out: none once disposed.
+	 * @return the items, in order
+	 */
+	final synchronized List<T> takeCompleted() {
+		int count = this.completed.size();
+		if (this.disposed || count == 0) {
+			return List.of();
+		}
+		// a body buffer mostly completes one item, if any: no list to copy it into
+		if (count == 1) {
+			return List.of(this.completed.remove());
+		}
+		List<T> items = new ArrayList<>(this.completed);
+		this.completed.clear();
+		return items;
+	}
+
+	/** Release everything not handed out, once; read nothing more. */
+	final synchronized void dispose() {
+		if (this.disposed) {
+			return;
+		}
+		this.disposed = true;
+		this.scanner.dispose();
+		releaseHeld();
+		T item;
+		while ((item = this.completed.poll()) != null) {
+			discard(item);
+		}
+	}
+
+	/** Release what the assembly holds of a part not yet complete. */
+	abstract void releaseHeld();
+
+	/**
+	 * Free a completed item that nobody will read.
+	 * @param item the item
+	 */
+	abstract void discard(T item);
+
+}

@@ -31,17 +31,15 @@ final class PartHeaders {
 	/** Parsed when first asked for, as stock parses it: see {@link #disposition()}. */
 	private volatile @Nullable ContentDisposition disposition;
 
-	private final @Nullable MediaType contentType;
+	private @Nullable MediaType contentType;
+
+	/** Whether {@link #contentType} was parsed: written after it, read before it. */
+	private volatile boolean contentTypeParsed;
 
 	private volatile @Nullable HttpHeaders headers;
 
 	PartHeaders(String text) {
 		this.text = text;
-		// The type first, as Spring's MultipartUtils.isFormField reads them: a part whose
-		// type and disposition are both malformed fails on its type, as with stock (found by
-		// the multipart fuzz in its long mode)
-		String contentType = first(HttpHeaders.CONTENT_TYPE);
-		this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
 		this.disposition = formField();
 	}
 
@@ -78,10 +76,20 @@ final class PartHeaders {
 	}
 
 	/**
-	 * Return the {@code Content-Type}, as {@code HttpHeaders} would.
+	 * Return the {@code Content-Type}, as {@code HttpHeaders} would. Parsed when first
+	 * asked for, as stock parses it: when it asks whether the part is a form field, the
+	 * type before the disposition, and only once the part is counted, so a part past the
+	 * limit of parts fails as too many parts and a part whose type and disposition are
+	 * both malformed fails on its type (both found by the multipart fuzz in its long mode).
 	 * @return the media type, or {@code null} if there is none
+	 * @throws org.springframework.http.InvalidMediaTypeException if it is malformed
 	 */
 	@Nullable MediaType contentType() {
+		if (!this.contentTypeParsed) {
+			String contentType = first(HttpHeaders.CONTENT_TYPE);
+			this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
+			this.contentTypeParsed = true;
+		}
 		return this.contentType;
 	}
 

@@ -182,6 +182,22 @@ class SlicingPartReaderDifferentialTests {
 		factory.assertNoLeaks();
 	}
 
+	@ParameterizedTest(name = "on {0} buffers")
+	@ValueSource(strings = { "heap", "netty" })
+	void aPartPastTheLimitOfPartsWithAMalformedTypeFailsAsTooManyPartsLikeStock(String buffers) {
+		LeakTrackingDataBufferFactory factory = factory(buffers);
+		// found by the fuzz's long mode (seed 20261130, case 38870): stock counts a part
+		// before it reads the part's type
+		String body = "--b0und\r\nContent-Disposition: form-data; name=\"f0\"\r\n\r\nx\r\n"
+				+ "--b0und\r\nContent-Disposition: form-data; name=\"f1\"\r\n\r\ny\r\n"
+				+ "--b0und\r\nContent-Disposition: form-data; name=\"f2\"; filename=\"a.bin\"\r\n"
+				+ "Content-Type: application/octet-strea\rm\r\n\r\nbytes\r\n--b0und--\r\n";
+		Limits twoParts = new Limits(256 * 1024, -1, 2, 10 * 1024);
+		assertReadAlike(factory, twoParts, "b0und", body.getBytes(StandardCharsets.ISO_8859_1), List.of(), false,
+				"[malformed type past the limit of parts]");
+		factory.assertNoLeaks();
+	}
+
 	@Test
 	void fuzzedFormsAreReadLikeStock() {
 		assumeStockReadsRandomFormsAs7010();

@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * servers' event loops and the client), divided by its operations, less what reading the
  * counters allocates; with a client that allocates next to nothing they are the server's.
  * CPU per operation is the CPU time of the JVM's threads during a block (the collector's
- * excluded): on cores shared with other work it moves far less than the time.
+ * excluded): where the time also counts waiting (for the other side of the loopback, for
+ * a disk), it counts only work. It does not cancel other work on shared cores (measured
+ * under load it grew as the time did), so it is judged as the time is, by its ratios.
  * Options: {@code --rounds} (default 60), {@code --block-ms} (2), {@code --warmup-s}
  * (total warm-up, shared by the sides, default 8), {@code --report FILE} to append the
  * table to a file, {@code --title TEXT} for its heading.

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The 1000-record JSON array response (Fastpath's batches against the mapper's byte[]) in
+# three JVMs: alone with the byte[], beside stock's per-value Flux path, and with 16 KB
+# batches instead of the default 64 KB. The figures of docs/benchmarks.md's "Writes: the
+# batch size, and the JVM the row runs in"; interleaved.sh has the six-sided row and the
+# row beside Fastpath's List. About 4 minutes on 2 cores; run it on a quiet machine.
+# Writes benchmarks/results/write-context.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-40}
+WARMUP=${WARMUP:-10}
+REPORT=${REPORT:-benchmarks/results/write-context.md}
+./mvnw -B -q -pl benchmarks -am package -DskipTests
+mkdir -p benchmarks/results
+{
+	echo "Machine: $(nproc) cores, $(java -version 2>&1 | head -1). Commit \`$(git rev-parse --short HEAD)\`, $(date -u +%Y-%m-%d)."
+	echo
+} >"$REPORT"
+row() { # $1 title, $2 extra JVM options (or ''), then the sides, the first the baseline
+	local title=$1 options=$2
+	shift 2
+	# shellcheck disable=SC2086
+	java -Xms1g -Xmx1g $options -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved \
+		HttpRequestBenchmark "$@" --rounds "$ROUNDS" --warmup-s "$WARMUP" --title "$title" --report "$REPORT" | grep '^|'
+}
+row "Flux<T> of 1000 records as a JSON array: only the byte[] and Fastpath in the JVM" "" \
+	request=bytes-1000:stock request=flux-json-1000:fastpath
+row "Flux<T> of 1000 records as a JSON array: the byte[], stock's Flux path and Fastpath in the JVM" "" \
+	request=bytes-1000:stock request=flux-json-1000:stock request=flux-json-1000:fastpath
+row "Flux<T> of 1000 records as a JSON array in 16 KB batches (fastpath.json.write.batch-size=16KB): the byte[] and Fastpath" \
+	"-Dfastpath.json.write.batch-size=16KB" request=bytes-1000:stock request=flux-json-1000:fastpath
+echo "Report: $REPORT"

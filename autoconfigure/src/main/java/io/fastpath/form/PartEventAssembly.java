@@ -115,7 +115,16 @@ final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 		DataBuffer previous = this.held;
 		this.held = piece;
 		if (previous != null) {
-			complete(SlicedPartEvent.of(currentHeaders(), isFile(), previous, false));
+			boolean file;
+			try {
+				file = isFile();
+			}
+			catch (RuntimeException ex) {
+				// the piece is held, and released with the rest; this one is in no event
+				DataBufferUtils.release(previous);
+				throw ex;
+			}
+			complete(SlicedPartEvent.of(currentHeaders(), file, previous, false));
 		}
 	}
 
@@ -128,10 +137,13 @@ final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 			complete(new SlicedPartEvent.Form(partHeaders, decode(value, partHeaders)));
 		}
 		else {
+			// before the last piece is taken: if the disposition is malformed, it stays held
+			// and is released with the rest
+			boolean file = isFile();
 			DataBuffer last = this.held;
 			this.held = null;
-			complete((last != null) ? SlicedPartEvent.of(partHeaders, isFile(), last, true)
-					: SlicedPartEvent.empty(partHeaders, isFile()));
+			complete((last != null) ? SlicedPartEvent.of(partHeaders, file, last, true)
+					: SlicedPartEvent.empty(partHeaders, file));
 		}
 		this.headers = null;
 		this.partHeaders = null;

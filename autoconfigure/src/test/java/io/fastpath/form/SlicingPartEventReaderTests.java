@@ -144,6 +144,12 @@ class SlicingPartEventReaderTests {
 	static Stream<Arguments> failures() {
 		byte[] ok = body(field("a", "one"), file("f", bytes(3000, 5)));
 		String truncated = new String(ok, 0, ok.length - 30, StandardCharsets.ISO_8859_1);
+		// a typed part's disposition is parsed at its first event: here when its second
+		// piece arrives, the first in no event yet
+		byte[] malformedDisposition = ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name\"f\"; "
+				+ "filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n" + "x".repeat(3000)
+				+ "\r\n--" + BOUNDARY + "--\r\n")
+			.getBytes(StandardCharsets.ISO_8859_1);
 		return Stream.of("heap", "netty")
 			.flatMap((buffers) -> Stream.of(
 					Arguments.of(buffers, "a truncated body", new PartEventSettings(256 * 1024, 10 * 1024, -1, -1,
@@ -159,7 +165,8 @@ class SlicingPartEventReaderTests {
 					Arguments.of(buffers, "a part too many",
 							new PartEventSettings(-1, 10 * 1024, 1, -1, StandardCharsets.UTF_8), ok),
 					Arguments.of(buffers, "headers over their limit",
-							new PartEventSettings(-1, 60, -1, -1, StandardCharsets.UTF_8), ok)));
+							new PartEventSettings(-1, 60, -1, -1, StandardCharsets.UTF_8), ok),
+					Arguments.of(buffers, "a typed part's malformed disposition", DEFAULTS, malformedDisposition)));
 	}
 
 	@ParameterizedTest(name = "{1} on {0} buffers")

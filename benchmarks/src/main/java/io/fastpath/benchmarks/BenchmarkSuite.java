@@ -43,8 +43,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * benchmark class declares the iterations it needs ({@code @Warmup}, {@code @Measurement}:
  * eight half-second measurements, because the 99.9% error is a Student t quantile times
  * the spread, and that quantile alone is 12.9 with four samples, 5.4 with eight); with
- * one fork, a full run of every benchmark stays within about 16 minutes on two cores, so
- * that the whole suite with the server load stays within 20.
+ * one fork, a full run of every benchmark takes about 18 minutes on two cores
+ * ({@code run-all.sh} runs it with fewer iterations, to keep the whole suite within 25).
  * The table is also written to the file named by {@code -Dreport=...}, if set.
  */
 public final class BenchmarkSuite {

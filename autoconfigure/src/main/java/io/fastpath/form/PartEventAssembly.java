@@ -36,9 +36,6 @@ final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 
 	private boolean field;
 
-	/** Whether the part has a filename: asked once per part, not per event as stock does. */
-	private @Nullable Boolean file;
-
 	/** The pieces of a form field, joined when it ends. */
 	private List<DataBuffer> pieces = new ArrayList<>(1);
 
@@ -90,7 +87,6 @@ final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 		this.headers = HttpHeaders.readOnlyHttpHeaders(partHeaders.headers());
 		this.partHeaders = partHeaders;
 		this.field = PartAssembly.isFormField(partHeaders);
-		this.file = null;
 		this.size = 0;
 	}
 
@@ -150,20 +146,16 @@ final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 	}
 
 	/**
-	 * Whether the current part has a filename, its disposition parsed when its first event
-	 * is made, as stock parses it then (and again for every event).
+	 * Whether the current part has a filename: its disposition is parsed when its first
+	 * event is made, as stock parses it then, and once ({@link PartHeaders} keeps it),
+	 * where stock parses it again for every event.
 	 */
 	private boolean isFile() {
-		Boolean known = this.file;
-		if (known == null) {
-			PartHeaders current = this.partHeaders;
-			if (current == null) {
-				throw new IllegalStateException("No part");
-			}
-			known = current.disposition().getFilename() != null;
-			this.file = known;
+		PartHeaders current = this.partHeaders;
+		if (current == null) {
+			throw new IllegalStateException("No part");
 		}
-		return known;
+		return current.disposition().getFilename() != null;
 	}
 
 	/** The value of a form field, its pieces released. */

@@ -144,32 +144,25 @@ class SlicingPartReaderDifferentialTests {
 	@ParameterizedTest(name = "on {0} buffers")
 	@ValueSource(strings = { "heap", "netty" })
 	void aPartWhoseTypeAndDispositionAreBothMalformedFailsOnItsTypeLikeStock(String buffers) {
-		LeakTrackingDataBufferFactory factory = factory(buffers);
 		// found by the fuzz's long mode (seed 20261130, case 4210): stock reads the type first
 		String body = "--b0und\r\nContent-Disposition: form-data; name\u00bd\"d1\"\r\n"
 				+ "Content-Type: text/plain;: charset=UTF-8\r\n\r\nx\r\n--b0und--\r\n";
-		assertReadAlike(factory, Limits.DEFAULT, "b0und", body.getBytes(StandardCharsets.ISO_8859_1), List.of(),
-				true, "[malformed type and disposition]");
-		factory.assertNoLeaks();
+		assertFixedCaseReadAlike(buffers, Limits.DEFAULT, body, true, "[malformed type and disposition]");
 	}
 
 	@ParameterizedTest(name = "on {0} buffers")
 	@ValueSource(strings = { "heap", "netty" })
 	void aFilePartWithAMalformedDispositionInABodyThatBreaksOffFailsAsTheBrokenBodyLikeStock(String buffers) {
-		LeakTrackingDataBufferFactory factory = factory(buffers);
 		// found by the fuzz's long mode (seed 20261130, case 8778): stock reads a file part's
 		// disposition only when the part is complete, and this one never is
 		String body = "--b0und\r\nContent-Disposition: form-data; name\"f1\"; filename=\"a.bin\"\r\n"
 				+ "Content-Type: application/octet-stream\r\n\r\nbytes of a body that breaks off\r\n--b0u";
-		assertReadAlike(factory, Limits.DEFAULT, "b0und", body.getBytes(StandardCharsets.ISO_8859_1), List.of(),
-				true, "[malformed disposition, unclosed body]");
-		factory.assertNoLeaks();
+		assertFixedCaseReadAlike(buffers, Limits.DEFAULT, body, true, "[malformed disposition, unclosed body]");
 	}
 
 	@ParameterizedTest(name = "on {0} buffers")
 	@ValueSource(strings = { "heap", "netty" })
 	void aFilePartWithAMalformedTypeInABodyThatBreaksOffFailsOnItsTypeAsReadInOrder(String buffers) {
-		LeakTrackingDataBufferFactory factory = factory(buffers);
 		// found by the fuzz's long mode (seed 20261130, case 2219): a part written to disk
 		// before it, and stock's answer is a race (see Limits#stockInOrder)
 		String body = "--b0und\r\nContent-Disposition: form-data; name=\"f0\"\r\n"
@@ -177,15 +170,12 @@ class SlicingPartReaderDifferentialTests {
 				+ "--b0und\r\nContent-Disposition: form-data; name=\"f1\"; filename=\"a.bin\"\r\n"
 				+ "Content-Type: application/octet-strea\rm\r\n\r\nbytes\r\n--b0und";
 		Limits spooling = new Limits(1, -1, -1, 10 * 1024);
-		assertReadAlike(factory, spooling, "b0und", body.getBytes(StandardCharsets.ISO_8859_1), List.of(), true,
-				"[malformed type, unclosed body]");
-		factory.assertNoLeaks();
+		assertFixedCaseReadAlike(buffers, spooling, body, true, "[malformed type, unclosed body]");
 	}
 
 	@ParameterizedTest(name = "on {0} buffers")
 	@ValueSource(strings = { "heap", "netty" })
 	void aPartPastTheLimitOfPartsWithAMalformedTypeFailsAsTooManyPartsLikeStock(String buffers) {
-		LeakTrackingDataBufferFactory factory = factory(buffers);
 		// found by the fuzz's long mode (seed 20261130, case 38870): stock counts a part
 		// before it reads the part's type
 		String body = "--b0und\r\nContent-Disposition: form-data; name=\"f0\"\r\n\r\nx\r\n"
@@ -193,9 +183,7 @@ class SlicingPartReaderDifferentialTests {
 				+ "--b0und\r\nContent-Disposition: form-data; name=\"f2\"; filename=\"a.bin\"\r\n"
 				+ "Content-Type: application/octet-strea\rm\r\n\r\nbytes\r\n--b0und--\r\n";
 		Limits twoParts = new Limits(256 * 1024, -1, 2, 10 * 1024);
-		assertReadAlike(factory, twoParts, "b0und", body.getBytes(StandardCharsets.ISO_8859_1), List.of(), false,
-				"[malformed type past the limit of parts]");
-		factory.assertNoLeaks();
+		assertFixedCaseReadAlike(buffers, twoParts, body, false, "[malformed type past the limit of parts]");
 	}
 
 	@Test
@@ -221,6 +209,16 @@ class SlicingPartReaderDifferentialTests {
 		System.out.printf("SlicingPartReaderDifferentialTests: fuzzed %d cases in %d s (seed %d), %d broken bodies"
 				+ " too large for one reader and malformed for the other%n", cases, FUZZ_SECONDS, TestSeed.SEED,
 				mixedErrors.get());
+	}
+
+	/** A fixed case of the fuzz, on the named buffers: read as stock reads it, nothing leaked. */
+	private void assertFixedCaseReadAlike(String buffers, Limits limits, String body, boolean broken,
+			String description) {
+
+		LeakTrackingDataBufferFactory factory = factory(buffers);
+		assertReadAlike(factory, limits, "b0und", body.getBytes(StandardCharsets.ISO_8859_1), List.of(), broken,
+				description);
+		factory.assertNoLeaks();
 	}
 
 	private void assertReadAlike(LeakTrackingDataBufferFactory factory, Limits limits, String boundary, byte[] body,

@@ -142,6 +142,15 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 		return items;
 	}
 
+	/**
+	 * Take the next item completed and not yet handed out, for a reader that takes them
+	 * one at a time: none once disposed.
+	 * @return the item, or {@code null}
+	 */
+	final synchronized @Nullable T pollCompleted() {
+		return this.disposed ? null : this.completed.poll();
+	}
+
 	/** Release everything not handed out, once; read nothing more. */
 	final synchronized void dispose() {
 		if (this.disposed) {

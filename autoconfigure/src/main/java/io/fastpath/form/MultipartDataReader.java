@@ -1,7 +1,5 @@
 package io.fastpath.form;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +17,7 @@ import org.springframework.util.MultiValueMap;
 /**
  * Reads a multipart form into the map of parts that {@code getMultipartData()} gives, in
  * place of Spring's {@link MultipartHttpMessageReader} over {@link SlicingPartReader}: the
- * parts go from the scan straight into the map. Stock collects them through its part
+ * parts go from the scan straight into the map ({@link MultipartDataMono}). Stock collects them through its part
  * reader, the part counter and a multimap, then copies the multimap twice (a stream into
  * a {@code HashMap}, that into a {@code LinkedMultiValueMap}); for a small form that
  * plumbing cost more than reading the parts. The map is stock's: one entry per name in
@@ -51,16 +49,12 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 	public Mono<MultiValueMap<String, Part>> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
 			Map<String, Object> hints) {
 
-		return this.parts.parts(message)
-			.collect(() -> new PartsByName(this.maxParts), PartsByName::add)
-			.map((collected) -> toMultiValueMap(collected, hints))
-			// downstream of collect, whose container is discarded when it fails or is cancelled
-			.doOnDiscard(Object.class, MultipartDataReader::discard)
-			.onErrorMap(RequestForm::translateMultipartError);
+		return new MultipartDataMono(message, this.parts.settings(), this.maxParts,
+				(collected) -> toMultiValueMap(collected, hints));
 	}
 
-	private MultiValueMap<String, Part> toMultiValueMap(PartsByName collected, Map<String, Object> hints) {
-		MultiValueMap<String, Part> map = new LinkedMultiValueMap<>(collected.byName);
+	private MultiValueMap<String, Part> toMultiValueMap(Map<String, List<Part>> collected, Map<String, Object> hints) {
+		MultiValueMap<String, Part> map = new LinkedMultiValueMap<>(collected);
 		if (logger.isDebugEnabled()) {
 			// stock's line; the lambda only when it is logged
 			String prefix = Hints.getLogPrefix(hints);
@@ -69,42 +63,6 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 							? LogFormatUtils.formatValue(map, !traceOn) : "parts " + map.keySet() + " (content masked)"));
 		}
 		return map;
-	}
-
-	private static void discard(Object discarded) {
-		if (discarded instanceof PartsByName collected) {
-			collected.byName.values().forEach((named) -> named.forEach(SlicingPartReader::discard));
-		}
-		else {
-			SlicingPartReader.discard(discarded);
-		}
-	}
-
-	/**
-	 * The parts read so far, by name, and at most the limit. Stock's multimap is a
-	 * {@code HashMap} filled in the order the parts come, copied into another in its own
-	 * order: one filled the same way iterates in that order.
-	 */
-	private static final class PartsByName {
-
-		private final HashMap<String, List<Part>> byName = new HashMap<>();
-
-		private final int maxParts;
-
-		private int count;
-
-		PartsByName(int maxParts) {
-			this.maxParts = maxParts;
-		}
-
-		void add(Part part) {
-			if (++this.count > this.maxParts) {
-				SlicingPartReader.discard(part);
-				throw new TooManyFormFieldsException(this.maxParts);
-			}
-			this.byName.computeIfAbsent(part.name(), (name) -> new ArrayList<>(1)).add(part);
-		}
-
 	}
 
 }

@@ -101,11 +101,14 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	 * @return the parts it completed, once their files are written; or the error
 	 */
 	synchronized Flux<Part> feed(DataBuffer buffer) {
-		if (this.factory == null) {
-			this.factory = buffer.factory();
+		Mono<Void> ready;
+		try {
+			ready = scanNext(buffer);
 		}
-		RuntimeException failed = scan(buffer);
-		return (failed != null) ? Flux.error(failed) : handOut(false);
+		catch (RuntimeException ex) {
+			return Flux.error(ex);
+		}
+		return handOut(ready);
 	}
 
 	/**
@@ -113,26 +116,69 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	 * @return the parts still to hand out, or the error of a body not closed
 	 */
 	synchronized Flux<Part> finish() {
-		RuntimeException failed = scanEnd();
-		return (failed != null) ? Flux.error(failed) : handOut(true);
+		Mono<Void> ready;
+		try {
+			ready = scanLast();
+		}
+		catch (RuntimeException ex) {
+			return Flux.error(ex);
+		}
+		return handOut(ready);
 	}
 
-	private Flux<Part> handOut(boolean end) {
+	private Flux<Part> handOut(@Nullable Mono<Void> ready) {
+		// taken when subscribed, once their files are written: until then dispose() frees them
+		Flux<Part> parts = hasCompleted() ? Flux.defer(() -> Flux.fromIterable(takeCompleted())) : Flux.empty();
+		return (ready != null) ? ready.thenMany(parts) : parts;
+	}
+
+	/**
+	 * Scan the next buffer of the body, for a reader that takes the parts itself
+	 * ({@link #pollCompleted()}) once they may be handed out.
+	 * @param buffer the buffer, released here
+	 * @return {@code null} if the parts it completed may be handed out now, else when
+	 * they may: once their files are written, or once the writes queued leave room to
+	 * read on; it fails if a write failed
+	 * @throws RuntimeException if the body is malformed or over a limit
+	 */
+	synchronized @Nullable Mono<Void> scanNext(DataBuffer buffer) {
+		if (this.factory == null) {
+			this.factory = buffer.factory();
+		}
+		RuntimeException failed = scan(buffer);
+		if (failed != null) {
+			throw failed;
+		}
+		return readiness(false);
+	}
+
+	/**
+	 * The body ended, for a reader that takes the parts itself.
+	 * @return {@code null} if the last parts may be handed out now, else when they may
+	 * (every file written), as {@link #scanNext(DataBuffer)}
+	 * @throws RuntimeException if the body ended before its closing boundary
+	 */
+	synchronized @Nullable Mono<Void> scanLast() {
+		RuntimeException failed = scanEnd();
+		if (failed != null) {
+			throw failed;
+		}
+		return readiness(true);
+	}
+
+	private @Nullable Mono<Void> readiness(boolean end) {
 		Throwable failed = this.writeError;
 		if (failed != null) {
-			return Flux.error(failed);
+			return Mono.error(failed);
 		}
-		boolean completed = hasCompleted();
-		// taken when subscribed, once their files are written: until then dispose() frees them
-		Flux<Part> parts = completed ? Flux.defer(() -> Flux.fromIterable(takeCompleted())) : Flux.empty();
-		boolean all = end || completed;
+		boolean all = end || hasCompleted();
 		if (all || this.queuedBytes >= WRITE_BATCH) {
 			startWriting();
 		}
 		if (all ? allWritten() : this.queuedBytes <= MAX_UNWRITTEN) {
-			return parts;
+			return null;
 		}
-		return Mono.<Void>create((sink) -> await(sink, all)).thenMany(parts);
+		return Mono.create((sink) -> await(sink, all));
 	}
 
 	private boolean allWritten() {
@@ -252,7 +298,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 				}
 			}
 		});
-		// the writes may have got there between handOut and now
+		// the writes may have got there between readiness and now
 		wakeOutside();
 	}
 

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,8 +19,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.Exceptions;
 import reactor.core.Disposable;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.DecodingException;
@@ -154,6 +158,74 @@ class MultipartDataReaderDifferentialTests {
 	}
 
 	@Test
+	void aMapCancelledBeforeItWasRequestedFreesEveryPart() {
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		List<Object> signals = new ArrayList<>();
+		BaseSubscriber<MultiValueMap<String, Part>> unrequested = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+				// no request: the body is read whole and the map held until one comes
+			}
+
+			@Override
+			protected void hookOnNext(MultiValueMap<String, Part> map) {
+				signals.add(map);
+			}
+
+		};
+		AtomicBoolean bodyRead = new AtomicBoolean();
+		Flux<DataBuffer> body = Flux.just(buffer(factory, threeFields("xyz"))).doOnComplete(() -> bodyRead.set(true));
+		new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
+			.readMono(MAP, request("xyz", body), Map.of())
+			.subscribe(unrequested);
+		assertThat(bodyRead).as("the body read whole, its parts held in the map").isTrue();
+		unrequested.dispose();
+		assertThat(signals).isEmpty();
+		factory.assertNoLeaks();
+	}
+
+	@Test
+	void cancellingWhileAFileIsWrittenFreesEveryPartAndLeavesNoFile() {
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		List<Runnable> heldWrites = new ArrayList<>();
+		MultipartSettings settings = new MultipartSettings(8, -1, -1, 10 * 1024, StandardCharsets.UTF_8,
+				Mono.just(this.fastpathFiles), Schedulers.fromExecutor(heldWrites::add));
+		AtomicReference<@Nullable Object> signal = new AtomicReference<>();
+		Disposable reading = new MultipartDataReader(new SlicingPartReader(settings), 10)
+			.readMono(MAP, request("xyz", Flux.just(buffer(factory, fileAndField("xyz")))), Map.of())
+			.subscribe(signal::set, signal::set);
+		assertThat(heldWrites).as("the file's write, held").hasSize(1);
+		reading.dispose();
+		runAll(heldWrites);
+		assertThat(signal.get()).as("no signal after the cancel").isNull();
+		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).isEmpty();
+		factory.assertNoLeaks();
+	}
+
+	@Test
+	void aFileWrittenLaterIsHandedOnOnceWritten() {
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		List<Runnable> heldWrites = new ArrayList<>();
+		MultipartSettings settings = new MultipartSettings(8, -1, -1, 10 * 1024, StandardCharsets.UTF_8,
+				Mono.just(this.fastpathFiles), Schedulers.fromExecutor(heldWrites::add));
+		AtomicReference<@Nullable Object> signal = new AtomicReference<>();
+		new MultipartDataReader(new SlicingPartReader(settings), 10)
+			.readMono(MAP, request("xyz", Flux.just(buffer(factory, fileAndField("xyz")))), Map.of())
+			.subscribe(signal::set, signal::set);
+		assertThat(signal.get()).as("no map before the file is written").isNull();
+		runAll(heldWrites);
+		assertThat(signal.get()).isInstanceOfSatisfying(MultiValueMap.class, (map) -> {
+			assertThat(map.keySet()).containsExactlyInAnyOrder("file", "note");
+			// a file is deleted on the blocking scheduler, whose tasks are held
+			map.values().forEach((parts) -> ((List<?>) parts).forEach((part) -> ((Part) part).delete().subscribe()));
+		});
+		runAll(heldWrites);
+		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).isEmpty();
+		factory.assertNoLeaks();
+	}
+
+	@Test
 	void aBodyWithoutBoundaryIsMalformed() {
 		MockServerHttpRequest request = MockServerHttpRequest.post("/")
 			.contentType(MediaType.MULTIPART_FORM_DATA)
@@ -274,6 +346,20 @@ class MultipartDataReaderDifferentialTests {
 		}
 		body.append("--").append(boundary).append("--\r\n");
 		return body.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** Run the tasks held, and those they schedule, until none is left. */
+	private static void runAll(List<Runnable> held) {
+		while (!held.isEmpty()) {
+			held.remove(0).run();
+		}
+	}
+
+	private static byte[] fileAndField(String boundary) {
+		String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n"
+				+ "Content-Type: application/octet-stream\r\n\r\n" + "more than eight bytes" + "\r\n--" + boundary
+				+ "\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nshort\r\n--" + boundary + "--\r\n";
+		return body.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/** What a reader gave: each name with its parts as text, in the map's order, or its error. */

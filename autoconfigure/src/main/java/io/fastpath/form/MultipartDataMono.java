@@ -1,0 +1,318 @@
+package io.fastpath.form;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
+
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.util.MultiValueMap;
+
+/**
+ * The map of parts of one multipart body, filled as the scan completes them: one
+ * subscriber to the body feeds {@link PartAssembly} a buffer at a time and puts the parts
+ * into the map, where the part stream of {@link SlicingPartReader} and a {@code collect}
+ * behind it took about a dozen operators and a {@code Flux} for each buffer that completed
+ * a part: for a form of a few text fields, more than reading its parts cost. The reading
+ * is the part stream's: one buffer requested at a time, the next only once the parts
+ * completed may be handed out (their files written, or room in the writes queued); the
+ * body cancelled at a buffer after its closing boundary, as {@code takeWhile} cancels it.
+ * <p>The parts are collected by name in a {@code HashMap} filled in the order they come,
+ * as stock's multimap is ({@link MultipartDataReader} turns it into stock's map). The part
+ * after the last allowed is freed and the read fails with
+ * {@link TooManyFormFieldsException}. Errors are translated as the multipart reader's
+ * ({@link RequestForm#translateMultipartError}). On error and cancel the assembly is
+ * disposed and every part collected freed, once: the collector's lock orders the body's
+ * thread, the writes' thread and a cancel, and no part is added once the read ended.
+ *
+ * @author Fastpath
+ */
+final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
+
+	private final ReactiveHttpInputMessage message;
+
+	private final MultipartSettings settings;
+
+	private final int maxParts;
+
+	private final Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap;
+
+	/**
+	 * Read the parts of the given message.
+	 * @param message the message
+	 * @param settings the settings of the part reader
+	 * @param maxParts the most parts the map may hold
+	 * @param toMap turns the parts collected by name into the map handed out
+	 */
+	MultipartDataMono(ReactiveHttpInputMessage message, MultipartSettings settings, int maxParts,
+			Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
+		this.message = message;
+		this.settings = settings;
+		this.maxParts = maxParts;
+		this.toMap = toMap;
+	}
+
+	@Override
+	public void subscribe(CoreSubscriber<? super MultiValueMap<String, Part>> actual) {
+		PartAssembly assembly;
+		try {
+			byte[] boundary = MultipartAssembly.boundary(this.message, this.settings.headersCharset());
+			if (boundary == null) {
+				throw new DecodingException("No multipart boundary found in Content-Type: \""
+						+ this.message.getHeaders().getContentType() + "\"");
+			}
+			assembly = new PartAssembly(boundary, this.settings);
+		}
+		catch (RuntimeException ex) {
+			Operators.error(actual, RequestForm.translateMultipartError(ex));
+			return;
+		}
+		this.message.getBody().subscribe(new Collector(actual, assembly, this.maxParts, this.toMap));
+	}
+
+	private static final class Collector extends Operators.MonoSubscriber<DataBuffer, MultiValueMap<String, Part>> {
+
+		private final PartAssembly assembly;
+
+		private final int maxParts;
+
+		private final Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap;
+
+		private final HashMap<String, List<Part>> byName = new HashMap<>();
+
+		private int count;
+
+		private @Nullable Subscription upstream;
+
+		/** The wait for the parts' files to be written, while there is one. */
+		private @Nullable Disposable waiting;
+
+		/** Whether the read ended (the map handed on, failed or cancelled); under the lock. */
+		private boolean ended;
+
+		/** Whether the body completed, or was cancelled after its closing boundary. */
+		private boolean bodyEnded;
+
+		Collector(CoreSubscriber<? super MultiValueMap<String, Part>> actual, PartAssembly assembly, int maxParts,
+				Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
+			super(actual);
+			this.assembly = assembly;
+			this.maxParts = maxParts;
+			this.toMap = toMap;
+		}
+
+		@Override
+		public void onSubscribe(Subscription subscription) {
+			if (Operators.validate(this.upstream, subscription)) {
+				this.upstream = subscription;
+				this.actual.onSubscribe(this);
+				subscription.request(1);
+			}
+		}
+
+		@Override
+		public void onNext(DataBuffer buffer) {
+			if (this.bodyEnded) {
+				Operators.onNextDropped(buffer, currentContext());
+				return;
+			}
+			if (!this.assembly.isReading(buffer)) {
+				// released: the rest of the body is epilogue, or the read ended
+				boolean ended;
+				synchronized (this) {
+					ended = this.ended;
+				}
+				if (!ended) {
+					upstream().cancel();
+					bodyEnded();
+				}
+				return;
+			}
+			Mono<Void> ready;
+			try {
+				ready = this.assembly.scanNext(buffer);
+			}
+			catch (RuntimeException ex) {
+				upstream().cancel();
+				fail(ex);
+				return;
+			}
+			proceed(ready, false);
+		}
+
+		@Override
+		public void onError(Throwable error) {
+			if (this.bodyEnded) {
+				Operators.onErrorDropped(error, currentContext());
+				return;
+			}
+			this.bodyEnded = true;
+			fail(error);
+		}
+
+		@Override
+		public void onComplete() {
+			if (!this.bodyEnded) {
+				bodyEnded();
+			}
+		}
+
+		private void bodyEnded() {
+			this.bodyEnded = true;
+			Mono<Void> ready;
+			try {
+				ready = this.assembly.scanLast();
+			}
+			catch (RuntimeException ex) {
+				fail(ex);
+				return;
+			}
+			proceed(ready, true);
+		}
+
+		/** Take the parts completed now, or once they may be handed out. */
+		private void proceed(@Nullable Mono<Void> ready, boolean last) {
+			if (ready == null) {
+				takeParts(last);
+				return;
+			}
+			Disposable wait = ready.subscribe(null, this::fail, () -> takeParts(last));
+			boolean ended;
+			synchronized (this) {
+				ended = this.ended;
+				this.waiting = ended ? null : wait;
+			}
+			if (ended) {
+				wait.dispose();
+			}
+		}
+
+		private void takeParts(boolean last) {
+			RuntimeException failed = null;
+			synchronized (this) {
+				this.waiting = null;
+				if (this.ended) {
+					// the assembly, disposed, frees what it completed
+					return;
+				}
+				Part part;
+				while ((part = this.assembly.pollCompleted()) != null) {
+					try {
+						if (++this.count > this.maxParts) {
+							throw new TooManyFormFieldsException(this.maxParts);
+						}
+						this.byName.computeIfAbsent(part.name(), (name) -> new ArrayList<>(1)).add(part);
+					}
+					catch (RuntimeException ex) {
+						// its name is malformed, or it is one part too many; the assembly frees the rest
+						PartAssembly.free(part);
+						failed = ex;
+						break;
+					}
+				}
+			}
+			if (failed != null) {
+				if (!last) {
+					upstream().cancel();
+				}
+				fail(failed);
+			}
+			else if (last) {
+				handOn();
+			}
+			else {
+				upstream().request(1);
+			}
+		}
+
+		private void handOn() {
+			synchronized (this) {
+				if (this.ended) {
+					return;
+				}
+				this.ended = true;
+			}
+			this.assembly.dispose();
+			MultiValueMap<String, Part> map;
+			try {
+				map = this.toMap.apply(this.byName);
+			}
+			catch (RuntimeException ex) {
+				freeCollected();
+				this.actual.onError(ex);
+				return;
+			}
+			complete(map);
+		}
+
+		private void fail(Throwable error) {
+			synchronized (this) {
+				if (this.ended) {
+					Operators.onErrorDropped(error, currentContext());
+					return;
+				}
+				this.ended = true;
+				this.waiting = null;
+			}
+			this.assembly.dispose();
+			freeCollected();
+			this.actual.onError(RequestForm.translateMultipartError(error));
+		}
+
+		@Override
+		public void cancel() {
+			boolean ended;
+			Disposable wait;
+			synchronized (this) {
+				ended = this.ended;
+				wait = this.waiting;
+				this.ended = true;
+				this.waiting = null;
+			}
+			// discards the map if it was completed and not yet requested
+			super.cancel();
+			if (ended) {
+				return;
+			}
+			upstream().cancel();
+			if (wait != null) {
+				wait.dispose();
+			}
+			this.assembly.dispose();
+			freeCollected();
+		}
+
+		@Override
+		protected void discard(@Nullable MultiValueMap<String, Part> map) {
+			if (map != null) {
+				map.values().forEach((named) -> named.forEach(PartAssembly::free));
+			}
+		}
+
+		/** Free the parts collected; called once the read ended, when no more are added. */
+		private void freeCollected() {
+			this.byName.values().forEach((named) -> named.forEach(PartAssembly::free));
+		}
+
+		private Subscription upstream() {
+			Subscription upstream = this.upstream;
+			if (upstream == null) {
+				throw new IllegalStateException("Not subscribed");
+			}
+			return upstream;
+		}
+
+	}
+
+}

@@ -28,7 +28,7 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 
 	private final MultipartScanner scanner;
 
-	private final ArrayDeque<T> completed = new ArrayDeque<>();
+	private final ArrayDeque<T> completed = new ArrayDeque<>(4);
 
 	private boolean disposed;
 

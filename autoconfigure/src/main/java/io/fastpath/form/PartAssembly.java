@@ -71,7 +71,8 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	/** Bytes queued or being written past which no more of the body is read. */
 	static final int MAX_UNWRITTEN = 1024 * 1024;
 
-	private final ArrayDeque<Write> writes = new ArrayDeque<>();
+	/** Small until a part goes to a file: a form of text fields writes nothing. */
+	private final ArrayDeque<Write> writes = new ArrayDeque<>(1);
 
 	/** Bytes of the pieces in {@link #writes} and of those being written. */
 	private long queuedBytes;
@@ -342,7 +343,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	static boolean isFormField(PartHeaders headers) {
 		MediaType contentType = headers.contentType();
 		return (contentType == null || MediaType.TEXT_PLAIN.equalsTypeAndSubtype(contentType))
-				&& headers.disposition().getFilename() == null;
+				&& headers.filename() == null;
 	}
 
 	@Override
@@ -369,7 +370,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 					for (DataBuffer held : this.pieces) {
 						queue(target, held);
 					}
-					this.pieces = new ArrayList<>(1);
+					this.pieces.clear();
 					queue(target, piece);
 				}
 			}
@@ -423,9 +424,9 @@ final class PartAssembly extends MultipartAssembly<Part> {
 				if (fieldTooLarge()) {
 					throw fieldLimit();
 				}
-				complete(new SlicedFormFieldPart(partHeaders, this.pieces));
+				complete(new SlicedFormFieldPart(partHeaders, takePieces()));
 			}
-			case MEMORY -> complete(SlicedPart.of(partHeaders, this.pieces));
+			case MEMORY -> complete(SlicedPart.of(partHeaders, takePieces()));
 			case FILE -> {
 				SpooledPart.Spool target = currentSpool();
 				this.writes.add(new Write(target, null));
@@ -437,8 +438,25 @@ final class PartAssembly extends MultipartAssembly<Part> {
 				this.spool = null;
 			}
 		}
-		this.pieces = new ArrayList<>(1);
 		this.headers = null;
+	}
+
+	/**
+	 * Hand over the pieces of the part that ends: a part in one piece, as most text
+	 * fields are, as a list of it, the list that collects the pieces kept for the next.
+	 */
+	private List<DataBuffer> takePieces() {
+		List<DataBuffer> held = this.pieces;
+		if (held.size() > 1) {
+			this.pieces = new ArrayList<>(1);
+			return held;
+		}
+		if (held.isEmpty()) {
+			return List.of();
+		}
+		List<DataBuffer> taken = List.of(held.get(0));
+		held.clear();
+		return taken;
 	}
 
 	/** Release the pieces held and the queued writes, and delete the files. */

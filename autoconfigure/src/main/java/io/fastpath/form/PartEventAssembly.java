@@ -155,7 +155,7 @@ final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 		if (current == null) {
 			throw new IllegalStateException("No part");
 		}
-		return current.disposition().getFilename() != null;
+		return current.filename() != null;
 	}
 
 	/** The value of a form field, its pieces released. */

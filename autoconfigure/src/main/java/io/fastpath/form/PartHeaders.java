@@ -28,6 +28,13 @@ final class PartHeaders {
 
 	private final String text;
 
+	/**
+	 * The name of a text field whose disposition is of the shape browsers send
+	 * ({@link #formFieldName()}), or {@code null}: its disposition is built only if asked
+	 * for, most parts are asked for their name and whether they have a filename only.
+	 */
+	private final @Nullable String fieldName;
+
 	/** Parsed when first asked for, as stock parses it: see {@link #disposition()}. */
 	private volatile @Nullable ContentDisposition disposition;
 
@@ -40,7 +47,7 @@ final class PartHeaders {
 
 	PartHeaders(String text) {
 		this.text = text;
-		this.disposition = formField();
+		this.fieldName = formFieldName();
 	}
 
 	/**
@@ -56,12 +63,27 @@ final class PartHeaders {
 	ContentDisposition disposition() {
 		ContentDisposition parsed = this.disposition;
 		if (parsed == null) {
-			String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
-			parsed = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
-					: ContentDisposition.empty();
+			if (this.fieldName != null) {
+				parsed = ContentDisposition.formData().name(this.fieldName).build();
+			}
+			else {
+				String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
+				parsed = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
+						: ContentDisposition.empty();
+			}
 			this.disposition = parsed;
 		}
 		return parsed;
+	}
+
+	/**
+	 * Return the filename of the {@code Content-Disposition}, as {@link #disposition()}
+	 * gives it.
+	 * @return the filename, or {@code null} if it has none
+	 * @throws IllegalArgumentException if the disposition is malformed
+	 */
+	@Nullable String filename() {
+		return (this.fieldName != null) ? null : disposition().getFilename();
 	}
 
 	/**
@@ -70,7 +92,7 @@ final class PartHeaders {
 	 * @throws IllegalStateException if it has none
 	 */
 	String name() {
-		String name = disposition().getName();
+		String name = (this.fieldName != null) ? this.fieldName : disposition().getName();
 		Assert.state(name != null, "No name available");
 		return name;
 	}
@@ -117,17 +139,17 @@ final class PartHeaders {
 	}
 
 	/**
-	 * The disposition of a text field as browsers and clients write it, the headers
-	 * starting {@code Content-Disposition: form-data; name="<name>"} on their first line
-	 * after the boundary's, without
+	 * The name in the disposition of a text field as browsers and clients write it, the
+	 * headers starting {@code Content-Disposition: form-data; name="<name>"} on their
+	 * first line after the boundary's, without
 	 * {@link ContentDisposition#parse}: it splits the value into a list of trimmed
 	 * substrings and cuts the name out of one, more than the rest of the part cost. The
 	 * name must hold no {@code "} and no {@code \} and the quote must end the line:
 	 * then {@code parse} reads the same type and name, no filename and no charset, and
 	 * any other header value is left to it.
-	 * @return the disposition, or {@code null} if the first line is not of that shape
+	 * @return the name, or {@code null} if the first line is not of that shape
 	 */
-	private @Nullable ContentDisposition formField() {
+	private @Nullable String formFieldName() {
 		int prefix = FIELD_DISPOSITION.length();
 		if (!this.text.startsWith(FIELD_DISPOSITION)) {
 			return null;
@@ -138,7 +160,7 @@ final class PartHeaders {
 		if (quote != lineEnd - 1 || (backslash != -1 && backslash < quote)) {
 			return null;
 		}
-		return ContentDisposition.formData().name(this.text.substring(prefix, quote)).build();
+		return this.text.substring(prefix, quote);
 	}
 
 	/** The first value of the named header, or {@code null}. */

@@ -2,7 +2,7 @@ package io.fastpath.form;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -29,7 +29,11 @@ class SlicedPart implements Part {
 
 	private final List<DataBuffer> pieces;
 
-	private final AtomicBoolean deleted = new AtomicBoolean();
+	// a field updater, not an AtomicBoolean: a form has a part per field
+	private static final AtomicIntegerFieldUpdater<SlicedPart> DELETED = AtomicIntegerFieldUpdater
+		.newUpdater(SlicedPart.class, "deleted");
+
+	private volatile int deleted;
 
 	SlicedPart(PartHeaders headers, List<DataBuffer> pieces) {
 		this.headers = headers;
@@ -41,7 +45,7 @@ class SlicedPart implements Part {
 	 * {@code Content-Disposition} has a filename, as Spring's.
 	 */
 	static SlicedPart of(PartHeaders headers, List<DataBuffer> pieces) {
-		return (headers.disposition().getFilename() != null) ? new File(headers, pieces)
+		return (headers.filename() != null) ? new File(headers, pieces)
 				: new SlicedPart(headers, pieces);
 	}
 
@@ -65,7 +69,7 @@ class SlicedPart implements Part {
 		// retainedSlice, deprecated for split(), because split() would cut the held piece:
 		// a view per subscriber leaves it whole for the next one
 		return Flux.defer(() -> {
-			Assert.state(!this.deleted.get(), "Part deleted");
+			Assert.state(!isDeleted(), "Part deleted");
 			return Flux.fromIterable(this.pieces)
 				.map((piece) -> piece.retainedSlice(piece.readPosition(), piece.readableByteCount()));
 		});
@@ -78,13 +82,13 @@ class SlicedPart implements Part {
 
 	/** Release the pieces, once however often it is called. */
 	void release() {
-		if (this.deleted.compareAndSet(false, true)) {
+		if (DELETED.compareAndSet(this, 0, 1)) {
 			this.pieces.forEach(DataBufferUtils::release);
 		}
 	}
 
 	boolean isDeleted() {
-		return this.deleted.get();
+		return this.deleted != 0;
 	}
 
 	List<DataBuffer> pieces() {
@@ -105,7 +109,7 @@ class SlicedPart implements Part {
 
 		@Override
 		public String filename() {
-			String filename = partHeaders().disposition().getFilename();
+			String filename = partHeaders().filename();
 			Assert.state(filename != null, "No filename found");
 			return filename;
 		}

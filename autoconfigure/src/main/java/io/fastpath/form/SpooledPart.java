@@ -56,7 +56,7 @@ class SpooledPart implements Part {
 	}
 
 	static SpooledPart of(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
-		return (headers.disposition().getFilename() != null)
+		return (headers.filename() != null)
 				? new File(headers, spool, factory, scheduler) : new SpooledPart(headers, spool, factory, scheduler);
 	}
 
@@ -120,7 +120,7 @@ class SpooledPart implements Part {
 
 		@Override
 		public String filename() {
-			String filename = partHeaders().disposition().getFilename();
+			String filename = partHeaders().filename();
 			Assert.state(filename != null, "No filename found");
 			return filename;
 		}

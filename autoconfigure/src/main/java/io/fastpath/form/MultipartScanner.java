@@ -58,6 +58,11 @@ final class MultipartScanner {
 
 	private static final byte[] CRLF = { '\r', '\n' };
 
+	private static final byte[] NO_BYTES = {};
+
+	/** The size of {@link #headerBytes} when first made. */
+	private static final int HEADER_BYTES = 128;
+
 	private final Delimiter firstBoundary;
 
 	private final Delimiter delimiter;
@@ -88,7 +93,8 @@ final class MultipartScanner {
 	/** Whether the buffer being fed is still the scanner's to release if reading it fails. */
 	private boolean owned;
 
-	private byte[] headerBytes = new byte[128];
+	/** The headers of the current part, copied; made on first use. */
+	private byte[] headerBytes = NO_BYTES;
 
 	private int headerLength;
 
@@ -324,10 +330,27 @@ final class MultipartScanner {
 		BufferBytes view = bytes(buffer);
 		int start = buffer.readPosition();
 		int readable = buffer.readableByteCount();
+		if (this.headerLength == 0) {
+			int end = wholeHeadersEnd(view, readable);
+			if (end > 0) {
+				// copied in one go and decoded from the array: a direct buffer's toString decodes
+				// through a CharBuffer, twice the bytes
+				if (this.headerBytes.length < end) {
+					this.headerBytes = new byte[Math.max(HEADER_BYTES, end)];
+				}
+				view.copy(0, this.headerBytes, 0, end);
+				this.headerLength = end;
+				this.state = State.BODY;
+				this.parts.headers(parseHeaders());
+				buffer.readPosition(start + end);
+				return buffer;
+			}
+		}
 		for (int i = 0; i < readable; i++) {
 			if (this.headerLength == this.headerBytes.length) {
-				this.headerBytes = Arrays.copyOf(this.headerBytes,
-						(int) Math.min(this.headerLength * 2L, this.maxHeadersSize + 1L));
+				// twice as long, within the limit's one byte over it (which fails), and one more at least
+				long grown = Math.min(Math.max(HEADER_BYTES, this.headerLength * 2L), this.maxHeadersSize + 1L);
+				this.headerBytes = Arrays.copyOf(this.headerBytes, (int) Math.max(grown, this.headerLength + 1L));
 			}
 			byte[] bytes = this.headerBytes;
 			int length = ++this.headerLength;
@@ -355,21 +378,34 @@ final class MultipartScanner {
 		return null;
 	}
 
+	/**
+	 * Where headers that arrived whole in this buffer end, for them to be copied into
+	 * {@link #headerBytes} at once, not byte by byte: the length up to and with the
+	 * first CRLFCRLF, if the bytes before it are within the limit as the copying loop
+	 * counts them and they do not start with the {@code --} that ends the body.
+	 * @return the length of the headers, or 0 if the copying loop is to read them
+	 */
+	private int wholeHeadersEnd(BufferBytes view, int readable) {
+		if (readable < 4 || (view.get(0) == '-' && view.get(1) == '-')) {
+			return 0;
+		}
+		int within = (int) Math.min(readable, this.maxHeadersSize + 1L);
+		for (int i = 3; i < within; i++) {
+			if (view.get(i) == '\n' && view.get(i - 1) == '\r' && view.get(i - 3) == '\r'
+					&& view.get(i - 2) == '\n') {
+				return i + 1;
+			}
+		}
+		return 0;
+	}
+
 	private PartHeaders parseHeaders() {
 		return new PartHeaders(new String(this.headerBytes, 0, this.headerLength, this.headersCharset));
 	}
 
-	private static byte[] concat(byte[]... arrays) {
-		int length = 0;
-		for (byte[] array : arrays) {
-			length += array.length;
-		}
-		byte[] result = new byte[length];
-		int at = 0;
-		for (byte[] array : arrays) {
-			System.arraycopy(array, 0, result, at, array.length);
-			at += array.length;
-		}
+	private static byte[] concat(byte[] first, byte[] second) {
+		byte[] result = Arrays.copyOf(first, first.length + second.length);
+		System.arraycopy(second, 0, result, first.length, second.length);
 		return result;
 	}
 

@@ -426,7 +426,11 @@ final class PartAssembly extends MultipartAssembly<Part> {
 				}
 				complete(new SlicedFormFieldPart(partHeaders, takePieces()));
 			}
-			case MEMORY -> complete(SlicedPart.of(partHeaders, takePieces()));
+			case MEMORY -> {
+				// read before the pieces leave the assembly, which releases them if it is malformed
+				boolean file = partHeaders.filename() != null;
+				complete(SlicedPart.of(partHeaders, file, takePieces()));
+			}
 			case FILE -> {
 				SpooledPart.Spool target = currentSpool();
 				this.writes.add(new Write(target, null));

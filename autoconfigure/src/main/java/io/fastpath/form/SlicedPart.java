@@ -43,10 +43,12 @@ class SlicedPart implements Part {
 	/**
 	 * A part of the given headers and content: a {@link FilePart} if its
 	 * {@code Content-Disposition} has a filename, as Spring's.
+	 * @param headers the headers
+	 * @param file whether the disposition has a filename
+	 * @param pieces the content
 	 */
-	static SlicedPart of(PartHeaders headers, List<DataBuffer> pieces) {
-		return (headers.filename() != null) ? new File(headers, pieces)
-				: new SlicedPart(headers, pieces);
+	static SlicedPart of(PartHeaders headers, boolean file, List<DataBuffer> pieces) {
+		return file ? new File(headers, pieces) : new SlicedPart(headers, pieces);
 	}
 
 	@Override

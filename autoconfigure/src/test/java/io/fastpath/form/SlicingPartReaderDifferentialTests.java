@@ -175,6 +175,16 @@ class SlicingPartReaderDifferentialTests {
 
 	@ParameterizedTest(name = "on {0} buffers")
 	@ValueSource(strings = { "heap", "netty" })
+	void aTypedPartInMemoryWithAMalformedDispositionFailsLikeStockAndItsPiecesAreReleased(String buffers) {
+		// found by the fuzz (seed 20261130, case 666): the part's pieces left the assembly
+		// before its disposition was read, and were lost when that failed
+		String body = "--b0und\r\nContent-Disposition: form-data; name=\"f3\"; filename\"a.bin\"\r\n"
+				+ "Content-Type: application/octet-stream\r\n\r\nbytes\r\n--b0und--\r\n";
+		assertFixedCaseReadAlike(buffers, Limits.DEFAULT, body, false, "[malformed disposition of a typed part]");
+	}
+
+	@ParameterizedTest(name = "on {0} buffers")
+	@ValueSource(strings = { "heap", "netty" })
 	void aPartPastTheLimitOfPartsWithAMalformedTypeFailsAsTooManyPartsLikeStock(String buffers) {
 		// found by the fuzz's long mode (seed 20261130, case 38870): stock counts a part
 		// before it reads the part's type

@@ -400,7 +400,7 @@ final class MultipartScanner {
 	}
 
 	private PartHeaders parseHeaders() {
-		return new PartHeaders(new String(this.headerBytes, 0, this.headerLength, this.headersCharset));
+		return PartHeaders.of(this.headerBytes, this.headerLength, this.headersCharset);
 	}
 
 	private static byte[] concat(byte[] first, byte[] second) {

@@ -1,5 +1,9 @@
 package io.fastpath.form;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.ContentDisposition;
@@ -13,8 +17,10 @@ import org.springframework.util.StringUtils;
  * {@code Content-Disposition}, parsed once, and its {@code Content-Type}) is looked up in
  * the text, and {@link HttpHeaders} are built only if asked for. Most parts are never
  * asked (a text field is read by name and value), and building them costs more than the
- * rest of the part. Lines are read as Spring's {@code MultipartParser} reads them:
- * separated by CRLF, a line without a colon ignored, spaces after the colon skipped.
+ * rest of the part. Headers that are only a text field's disposition as browsers send
+ * it are not even decoded: they are kept as the field's name ({@link #of}). Lines are
+ * read as Spring's {@code MultipartParser} reads them: separated by CRLF, a line without
+ * a colon ignored, spaces after the colon skipped.
  *
  * @author Fastpath
  */
@@ -26,11 +32,23 @@ final class PartHeaders {
 	 */
 	private static final String FIELD_DISPOSITION = "\r\nContent-Disposition: form-data; name=\"";
 
-	private final String text;
+	/** The end of such headers when the disposition is their only line. */
+	private static final String FIELD_END = "\"\r\n\r\n";
+
+	private static final byte[] FIELD_DISPOSITION_BYTES = FIELD_DISPOSITION.getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] FIELD_END_BYTES = FIELD_END.getBytes(StandardCharsets.US_ASCII);
+
+	/**
+	 * The headers decoded, or {@code null} for headers that are only the disposition of
+	 * a text field of the browser's shape, made from the name if asked for
+	 * ({@link #text()}): a String a part that nobody reads.
+	 */
+	private volatile @Nullable String text;
 
 	/**
 	 * The name of a text field whose disposition is of the shape browsers send
-	 * ({@link #formFieldName()}), or {@code null}: its disposition is built only if asked
+	 * ({@link #formFieldName(String)}), or {@code null}: its disposition is built only if asked
 	 * for, most parts are asked for their name and whether they have a filename only.
 	 */
 	private final @Nullable String fieldName;
@@ -46,8 +64,59 @@ final class PartHeaders {
 	private volatile @Nullable HttpHeaders headers;
 
 	PartHeaders(String text) {
+		this(text, formFieldName(text));
+	}
+
+	private PartHeaders(@Nullable String text, @Nullable String fieldName) {
 		this.text = text;
-		this.fieldName = formFieldName();
+		this.fieldName = fieldName;
+	}
+
+	/**
+	 * The headers of the given bytes, decoded in the given charset: headers that are only
+	 * {@code Content-Disposition: form-data; name="<name>"} with a printable ASCII name,
+	 * as browsers send a text field, in an ASCII-compatible charset are kept as the name
+	 * alone, their text made only if asked for (it reads the same).
+	 * @param bytes the bytes of the headers, from the end of the boundary's line up to
+	 * and with the blank line that ends them
+	 * @param length how many of the bytes are the headers
+	 * @param charset the charset of part headers
+	 * @return the headers
+	 */
+	static PartHeaders of(byte[] bytes, int length, Charset charset) {
+		String name = onlyFieldDisposition(bytes, length, charset);
+		return (name != null) ? new PartHeaders(null, name) : new PartHeaders(new String(bytes, 0, length, charset));
+	}
+
+	private static @Nullable String onlyFieldDisposition(byte[] bytes, int length, Charset charset) {
+		int start = FIELD_DISPOSITION_BYTES.length;
+		int end = length - FIELD_END_BYTES.length;
+		if (end < start || !(StandardCharsets.UTF_8.equals(charset) || StandardCharsets.ISO_8859_1.equals(charset)
+				|| StandardCharsets.US_ASCII.equals(charset))) {
+			return null;
+		}
+		if (!Arrays.equals(bytes, 0, start, FIELD_DISPOSITION_BYTES, 0, start)
+				|| !Arrays.equals(bytes, end, length, FIELD_END_BYTES, 0, FIELD_END_BYTES.length)) {
+			return null;
+		}
+		for (int i = start; i < end; i++) {
+			byte b = bytes[i];
+			if (b < 0x20 || b == 0x7F || b == '"' || b == '\\') {
+				// a control byte, non-ASCII (negative), or what formFieldName leaves to parse
+				return null;
+			}
+		}
+		return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
+	}
+
+	/** The headers as text, made from the field's name if they were kept as it. */
+	private String text() {
+		String text = this.text;
+		if (text == null) {
+			text = FIELD_DISPOSITION + this.fieldName + FIELD_END;
+			this.text = text;
+		}
+		return text;
 	}
 
 	/**
@@ -123,13 +192,14 @@ final class PartHeaders {
 		HttpHeaders built = this.headers;
 		if (built == null) {
 			built = new HttpHeaders();
+			String text = text();
 			int from = 0;
-			int length = this.text.length();
+			int length = text.length();
 			while (from < length) {
-				int lineEnd = lineEnd(from);
-				int colon = this.text.indexOf(':', from);
+				int lineEnd = lineEnd(text, from);
+				int colon = text.indexOf(':', from);
 				if (colon != -1 && colon < lineEnd) {
-					built.add(this.text.substring(from, colon), this.text.substring(valueStart(colon, lineEnd), lineEnd));
+					built.add(text.substring(from, colon), text.substring(valueStart(text, colon, lineEnd), lineEnd));
 				}
 				from = lineEnd + 2;
 			}
@@ -149,44 +219,49 @@ final class PartHeaders {
 	 * any other header value is left to it.
 	 * @return the name, or {@code null} if the first line is not of that shape
 	 */
-	private @Nullable String formFieldName() {
+	private static @Nullable String formFieldName(String text) {
 		int prefix = FIELD_DISPOSITION.length();
-		if (!this.text.startsWith(FIELD_DISPOSITION)) {
+		if (!text.startsWith(FIELD_DISPOSITION)) {
 			return null;
 		}
-		int lineEnd = lineEnd(2);
-		int quote = this.text.indexOf('"', prefix);
-		int backslash = this.text.indexOf('\\', prefix);
+		int lineEnd = lineEnd(text, 2);
+		int quote = text.indexOf('"', prefix);
+		int backslash = text.indexOf('\\', prefix);
 		if (quote != lineEnd - 1 || (backslash != -1 && backslash < quote)) {
 			return null;
 		}
-		return this.text.substring(prefix, quote);
+		return text.substring(prefix, quote);
 	}
 
 	/** The first value of the named header, or {@code null}. */
 	private @Nullable String first(String name) {
+		if (this.text == null && !HttpHeaders.CONTENT_DISPOSITION.equalsIgnoreCase(name)) {
+			// kept as the disposition's name: there is no other header
+			return null;
+		}
+		String text = text();
 		int from = 0;
-		int length = this.text.length();
+		int length = text.length();
 		while (from < length) {
-			int lineEnd = lineEnd(from);
-			int colon = this.text.indexOf(':', from);
+			int lineEnd = lineEnd(text, from);
+			int colon = text.indexOf(':', from);
 			if (colon != -1 && colon < lineEnd && colon - from == name.length()
-					&& this.text.regionMatches(true, from, name, 0, name.length())) {
-				return this.text.substring(valueStart(colon, lineEnd), lineEnd);
+					&& text.regionMatches(true, from, name, 0, name.length())) {
+				return text.substring(valueStart(text, colon, lineEnd), lineEnd);
 			}
 			from = lineEnd + 2;
 		}
 		return null;
 	}
 
-	private int lineEnd(int from) {
-		int lineEnd = this.text.indexOf("\r\n", from);
-		return (lineEnd != -1) ? lineEnd : this.text.length();
+	private static int lineEnd(String text, int from) {
+		int lineEnd = text.indexOf("\r\n", from);
+		return (lineEnd != -1) ? lineEnd : text.length();
 	}
 
-	private int valueStart(int colon, int lineEnd) {
+	private static int valueStart(String text, int colon, int lineEnd) {
 		int start = colon + 1;
-		while (start < lineEnd && this.text.charAt(start) == ' ') {
+		while (start < lineEnd && text.charAt(start) == ' ') {
 			start++;
 		}
 		return start;

@@ -34,10 +34,7 @@ abstract class BufferBytes {
 	 * @return the reader, pointed at the buffer
 	 */
 	static BufferBytes of(DataBuffer buffer, Nio nio, @Nullable BufferBytes netty) {
-		DataBuffer unwrapped = buffer;
-		while (unwrapped instanceof DataBufferWrapper wrapper) {
-			unwrapped = wrapper.dataBuffer();
-		}
+		DataBuffer unwrapped = unwrap(buffer);
 		if (unwrapped instanceof DefaultDataBuffer heap) {
 			return nio.point(heap.getNativeBuffer(), buffer.readPosition());
 		}
@@ -49,6 +46,27 @@ abstract class BufferBytes {
 		ByteBuffer copy = ByteBuffer.allocate(readable);
 		buffer.toByteBuffer(buffer.readPosition(), copy, 0, readable);
 		return nio.point(copy, 0);
+	}
+
+	/**
+	 * Return whether bytes at the front of the buffer are best handed on as a retained
+	 * view of them ({@code retainedSlice}), the buffer read on behind them, rather than
+	 * split off: a Netty buffer's {@code split} makes the rest of the buffer a new slice
+	 * as well, where its view is one pooled slice; a heap buffer's view costs more than
+	 * its split (measured on a form of 5 fields: 400 B less, and 280 B more).
+	 * @param buffer the buffer
+	 * @return whether it is a Netty buffer
+	 */
+	static boolean viewsCheaply(DataBuffer buffer) {
+		return NETTY_PRESENT && Netty.isNetty(unwrap(buffer));
+	}
+
+	private static DataBuffer unwrap(DataBuffer buffer) {
+		DataBuffer unwrapped = buffer;
+		while (unwrapped instanceof DataBufferWrapper wrapper) {
+			unwrapped = wrapper.dataBuffer();
+		}
+		return unwrapped;
 	}
 
 	/**
@@ -109,6 +127,10 @@ abstract class BufferBytes {
 		private @Nullable ByteBuf buffer;
 
 		private int base;
+
+		static boolean isNetty(DataBuffer dataBuffer) {
+			return dataBuffer instanceof NettyDataBuffer;
+		}
 
 		boolean point(DataBuffer dataBuffer) {
 			if (dataBuffer instanceof NettyDataBuffer netty) {

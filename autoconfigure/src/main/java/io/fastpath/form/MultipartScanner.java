@@ -16,8 +16,8 @@ import org.springframework.util.Assert;
 /**
  * One pass over a multipart body, buffer by buffer: finds the boundaries with a
  * Boyer–Moore–Horspool search (a delimiter split across buffers is found too), parses
- * each part's headers once, and hands each part's content on as pieces split off the
- * buffers it arrived in, never copied. It reads what Spring's {@code MultipartParser}
+ * each part's headers once, and hands each part's content on as pieces of the buffers
+ * it arrived in (retained views), never copied. It reads what Spring's {@code MultipartParser}
  * reads, the same way: the first {@code --boundary} anywhere ends the preamble, a part's
  * headers end at the first blank line (CRLF only) and its lines without a colon are
  * ignored, {@code --} right after a boundary ends the body and the epilogue is ignored,
@@ -75,8 +75,11 @@ final class MultipartScanner {
 
 	private State state = State.PREAMBLE;
 
-	/** Buffers whose bytes may be the start of a delimiter; together fewer than its length. */
-	private final ArrayDeque<DataBuffer> pending = new ArrayDeque<>(2);
+	/**
+	 * Buffers whose bytes may be the start of a delimiter; together fewer than its length.
+	 * Made when a buffer first ends in a possible delimiter.
+	 */
+	private @Nullable ArrayDeque<DataBuffer> pending;
 
 	/** The bytes of {@link #pending}; made when a buffer first ends in a possible delimiter. */
 	private byte @Nullable [] pendingBytes;
@@ -227,9 +230,7 @@ final class MultipartScanner {
 		}
 		int found = delimiter.indexIn(bytes, readable);
 		if (found != -1) {
-			if (found > 0) {
-				emit(buffer.split(start + found), content);
-			}
+			emitFront(buffer, found, content);
 			buffer.readPosition(buffer.readPosition() + length);
 			return buffer;
 		}
@@ -245,9 +246,7 @@ final class MultipartScanner {
 			emit(buffer, content);
 			return null;
 		}
-		if (tail > 0) {
-			emit(buffer.split(start + tail), content);
-		}
+		emitFront(buffer, tail, content);
 		hold(buffer, bytes, tail);
 		return null;
 	}
@@ -265,7 +264,12 @@ final class MultipartScanner {
 		}
 		bytes.copy(from, pendingBytes(), this.pendingLength, readable);
 		this.pendingLength += readable;
-		this.pending.add(buffer);
+		ArrayDeque<DataBuffer> held = this.pending;
+		if (held == null) {
+			held = new ArrayDeque<>(2);
+			this.pending = held;
+		}
+		held.add(buffer);
 	}
 
 	/**
@@ -285,17 +289,19 @@ final class MultipartScanner {
 
 	/** Hand on (or discard) the first {@code count} pending bytes; keep the rest. */
 	private void emitPending(int count, boolean content) {
+		ArrayDeque<DataBuffer> held = this.pending;
 		int left = count;
 		while (left > 0) {
-			DataBuffer first = this.pending.getFirst();
+			Assert.state(held != null, "No pending buffers");
+			DataBuffer first = held.getFirst();
 			int readable = first.readableByteCount();
 			if (readable <= left) {
-				this.pending.removeFirst();
+				held.removeFirst();
 				left -= readable;
 				emit(first, content);
 			}
 			else {
-				emit(first.split(first.readPosition() + left), content);
+				emitFront(first, left, content);
 				left = 0;
 			}
 		}
@@ -305,11 +311,37 @@ final class MultipartScanner {
 	}
 
 	private void releasePending() {
-		DataBuffer buffer;
-		while ((buffer = this.pending.poll()) != null) {
-			DataBufferUtils.release(buffer);
+		ArrayDeque<DataBuffer> held = this.pending;
+		if (held != null) {
+			DataBuffer buffer;
+			while ((buffer = held.poll()) != null) {
+				DataBufferUtils.release(buffer);
+			}
 		}
 		this.pendingLength = 0;
+	}
+
+	/**
+	 * Hand on (or skip) the first {@code count} readable bytes of a buffer the scanner
+	 * goes on reading; its read position is then right behind them. A Netty buffer's are
+	 * handed on as a retained view, not split off ({@link BufferBytes#viewsCheaply}):
+	 * {@code retainedSlice} is deprecated for {@code split}, which would also make the rest
+	 * of the buffer a new slice, at every part.
+	 */
+	@SuppressWarnings("deprecation")
+	private void emitFront(DataBuffer buffer, int count, boolean content) {
+		int start = buffer.readPosition();
+		if (!content || count == 0) {
+			buffer.readPosition(start + count);
+		}
+		else if (BufferBytes.viewsCheaply(buffer)) {
+			DataBuffer piece = buffer.retainedSlice(start, count);
+			buffer.readPosition(start + count);
+			this.parts.content(piece);
+		}
+		else {
+			this.parts.content(buffer.split(start + count));
+		}
 	}
 
 	private void emit(DataBuffer piece, boolean content) {
@@ -413,28 +445,32 @@ final class MultipartScanner {
 	 * A delimiter and its Boyer–Moore–Horspool shifts: a boundary is long and its last
 	 * byte rare in content, so the search mostly reads one byte in every delimiter length.
 	 * Spring's {@code DataBufferUtils.matcher} compares every byte, and Netty's
-	 * {@code ByteBuf.indexOf} finds one byte only.
+	 * {@code ByteBuf.indexOf} finds one byte only. A search over less than
+	 * {@value #SHORT_SEARCH} bytes reads them one by one instead, without the table: a
+	 * form of a few text fields is read whole in a few hundred bytes, each byte by one
+	 * search at most, and its table would be the largest allocation of its scan.
 	 */
 	private static final class Delimiter {
 
+		/** Searches over fewer bytes than this need no shift table. */
+		static final int SHORT_SEARCH = 1024;
+
 		private final byte[] bytes;
 
+		/** The delimiter whose shifts this one uses: itself, or the one it is behind a CRLF of. */
+		private final Delimiter shiftsOf;
+
 		/** Shifts in bytes, a quarter of an int table per request: capped, which is safe. */
-		private final byte[] shifts;
+		private byte @Nullable [] shifts;
 
 		Delimiter(byte[] bytes) {
 			this.bytes = bytes;
-			this.shifts = new byte[256];
-			int last = bytes.length - 1;
-			Arrays.fill(this.shifts, (byte) Math.min(bytes.length, Byte.MAX_VALUE));
-			for (int i = 0; i < last; i++) {
-				this.shifts[bytes[i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
-			}
+			this.shiftsOf = this;
 		}
 
-		private Delimiter(byte[] bytes, byte[] shifts) {
+		private Delimiter(byte[] bytes, Delimiter shiftsOf) {
 			this.bytes = bytes;
-			this.shifts = shifts;
+			this.shiftsOf = shiftsOf;
 		}
 
 		/**
@@ -444,7 +480,23 @@ final class MultipartScanner {
 		 * length of this one, which is less than the longer one's and so safe.
 		 */
 		Delimiter behindCrlf() {
-			return new Delimiter(concat(CRLF, this.bytes), this.shifts);
+			return new Delimiter(concat(CRLF, this.bytes), this);
+		}
+
+		/** The shifts of this delimiter, made on first use. */
+		private byte[] shifts() {
+			byte[] table = this.shifts;
+			if (table == null) {
+				byte[] pattern = this.bytes;
+				table = new byte[256];
+				int last = pattern.length - 1;
+				Arrays.fill(table, (byte) Math.min(pattern.length, Byte.MAX_VALUE));
+				for (int i = 0; i < last; i++) {
+					table[pattern[i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
+				}
+				this.shifts = table;
+			}
+			return table;
 		}
 
 		/** The index of the first whole delimiter in [0, to), or -1. */
@@ -452,6 +504,7 @@ final class MultipartScanner {
 			byte[] pattern = this.bytes;
 			int last = pattern.length - 1;
 			byte lastByte = pattern[last];
+			byte[] shifts = (to < SHORT_SEARCH) ? null : this.shiftsOf.shifts();
 			int at = 0;
 			while (at + last < to) {
 				byte current = buffer.get(at + last);
@@ -464,7 +517,7 @@ final class MultipartScanner {
 						return at;
 					}
 				}
-				at += this.shifts[current & 0xFF];
+				at += (shifts != null) ? shifts[current & 0xFF] : 1;
 			}
 			return -1;
 		}

@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
+@ExtendWith(ThreadDumpOnTimeout.class)
 class SampleActuatorTests {
 
 	private static final String ORDERS = "[{\"id\":\"o-1\",\"customer\":\"Ada\",\"lines\":[{\"sku\":\"tea\",\"quantity\":2,\"unitPrice\":3.50}]}]";
@@ -37,7 +39,11 @@ class SampleActuatorTests {
 	/**
 	 * Answers within 30 s, not WebTestClient's 5: on two cores shared with other builds, a
 	 * metrics request once took longer than 5 s (Boot 4.0.7 leg of a CI run under load; it
-	 * did not recur in 8 runs on a quiet machine). A request that never answers still fails.
+	 * did not recur in 8 runs on a quiet machine). Once since, on the same leg under load,
+	 * one took longer than 30 s, right after the NDJSON response of
+	 * {@link #fluxResponseCountsOnceOnTheWritesMeterWithEachOfItsValues}, and did not recur
+	 * in 16 runs here: a request that never answers fails with every thread's stack in the
+	 * log ({@link ThreadDumpOnTimeout}).
 	 */
 	@BeforeEach
 	void patientClient() {

@@ -15,6 +15,7 @@ import reactor.core.publisher.Operators;
 
 import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.util.MultiValueMap;
@@ -124,7 +125,8 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		@Override
 		public void onNext(DataBuffer buffer) {
 			if (this.bodyEnded) {
-				Operators.onNextDropped(buffer, currentContext());
+				// after the cancel at the epilogue, a buffer that was already on its way
+				DataBufferUtils.release(buffer);
 				return;
 			}
 			if (!this.assembly.isReading(buffer)) {
@@ -257,13 +259,18 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		}
 
 		private void fail(Throwable error) {
+			Disposable wait;
 			synchronized (this) {
 				if (this.ended) {
 					Operators.onErrorDropped(error, currentContext());
 					return;
 				}
 				this.ended = true;
+				wait = this.waiting;
 				this.waiting = null;
+			}
+			if (wait != null) {
+				wait.dispose();
 			}
 			this.assembly.dispose();
 			freeCollected();

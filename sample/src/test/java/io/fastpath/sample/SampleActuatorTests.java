@@ -39,11 +39,11 @@ class SampleActuatorTests {
 	/**
 	 * Answers within 30 s, not WebTestClient's 5: on two cores shared with other builds, a
 	 * metrics request once took longer than 5 s (Boot 4.0.7 leg of a CI run under load; it
-	 * did not recur in 8 runs on a quiet machine). Once since, on the same leg under load,
-	 * one took longer than 30 s, right after the NDJSON response of
-	 * {@link #fluxResponseCountsOnceOnTheWritesMeterWithEachOfItsValues}, and did not recur
-	 * in 16 runs here: a request that never answers fails with every thread's stack in the
-	 * log ({@link ThreadDumpOnTimeout}).
+	 * did not recur in 8 runs on a quiet machine). Once since, on the same leg, one took
+	 * longer than 30 s: Reactor Netty 1.3.6, which Boot 4.0.7 manages, can stop reading a
+	 * keep-alive connection (reactor-netty#4361; that leg now runs with 1.3.8, see
+	 * docs/testing.md). A request that never answers fails with every thread's stack in
+	 * the log ({@link ThreadDumpOnTimeout}).
 	 */
 	@BeforeEach
 	void patientClient() {

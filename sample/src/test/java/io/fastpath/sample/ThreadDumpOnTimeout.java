@@ -10,8 +10,9 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 /**
  * Prints every thread's stack when a test fails on a timeout, then fails it as it was:
  * a request that never answers leaves its evidence in the build log. Added after a
- * metrics request timed out in a CI run (Boot 4.0.7 leg, under the load of another
- * build) and did not recur in 16 runs here, 12 of them under load.
+ * metrics request timed out in a CI run (Boot 4.0.7 leg): every event loop idle, as it
+ * showed in a loop that reproduced it, is a server that stopped reading the connection
+ * (reactor-netty#4361, docs/testing.md), where a busy one is a slow machine.
  */
 class ThreadDumpOnTimeout implements TestExecutionExceptionHandler {
 

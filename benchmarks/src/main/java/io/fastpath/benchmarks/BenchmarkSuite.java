@@ -53,8 +53,8 @@ public final class BenchmarkSuite {
 	 * The benchmark classes, in the order they run: a new one runs once it is listed here.
 	 */
 	private static final List<Class<?>> BENCHMARKS = List.of(HttpRequestBenchmark.class, DataBufferJoinBenchmark.class,
-			FormReadBenchmark.class, JsonArrayDecodeBenchmark.class, JsonEncodeBenchmark.class, WebClientBenchmark.class,
-			WholeBodyDecodeBenchmark.class);
+			FormReadBenchmark.class, JsonArrayDecodeBenchmark.class, JsonEncodeBenchmark.class,
+			MultipartFormReadBenchmark.class, WebClientBenchmark.class, WholeBodyDecodeBenchmark.class);
 
 	/**
 	 * Classes that run only when named: whole requests ({@code HttpRequestBenchmark}) are

@@ -31,8 +31,8 @@ import org.springframework.util.MultiValueMap;
  * body cancelled at a buffer after its closing boundary, as {@code takeWhile} cancels it.
  * <p>The parts are collected by name in a {@code HashMap} filled in the order they come,
  * as stock's multimap is ({@link MultipartDataReader} turns it into stock's map). The part
- * after the last allowed is freed and the read fails with
- * {@link TooManyFormFieldsException}. Errors are translated as the multipart reader's
+ * after the last allowed fails the read with {@link TooManyFormFieldsException} as it
+ * completes, before the scan reads on (the assembly counts it). Errors are translated as the multipart reader's
  * ({@link RequestForm#translateMultipartError}). On error and cancel the assembly is
  * disposed and every part collected freed, once: the collector's lock orders the body's
  * thread, the writes' thread and a cancel, and no part is added once the read ended.
@@ -73,26 +73,22 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 				throw new DecodingException("No multipart boundary found in Content-Type: \""
 						+ this.message.getHeaders().getContentType() + "\"");
 			}
-			assembly = new PartAssembly(boundary, this.settings);
+			assembly = new PartAssembly(boundary, this.settings, this.maxParts);
 		}
 		catch (RuntimeException ex) {
 			Operators.error(actual, RequestForm.translateMultipartError(ex));
 			return;
 		}
-		this.message.getBody().subscribe(new Collector(actual, assembly, this.maxParts, this.toMap));
+		this.message.getBody().subscribe(new Collector(actual, assembly, this.toMap));
 	}
 
 	private static final class Collector extends Operators.MonoSubscriber<DataBuffer, MultiValueMap<String, Part>> {
 
 		private final PartAssembly assembly;
 
-		private final int maxParts;
-
 		private final Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap;
 
 		private final HashMap<String, List<Part>> byName = new HashMap<>();
-
-		private int count;
 
 		private @Nullable Subscription upstream;
 
@@ -105,11 +101,10 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		/** Whether the body completed, or was cancelled after its closing boundary. */
 		private boolean bodyEnded;
 
-		Collector(CoreSubscriber<? super MultiValueMap<String, Part>> actual, PartAssembly assembly, int maxParts,
+		Collector(CoreSubscriber<? super MultiValueMap<String, Part>> actual, PartAssembly assembly,
 				Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
 			super(actual);
 			this.assembly = assembly;
-			this.maxParts = maxParts;
 			this.toMap = toMap;
 		}
 
@@ -189,7 +184,13 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 				takeParts(last);
 				return;
 			}
-			Disposable wait = ready.subscribe(null, this::fail, () -> takeParts(last));
+			Disposable wait = ready.subscribe(null, (ex) -> {
+				// a file could not be written: the body, still being read, is cancelled too
+				if (!last) {
+					upstream().cancel();
+				}
+				fail(ex);
+			}, () -> takeParts(last));
 			boolean ended;
 			synchronized (this) {
 				ended = this.ended;
@@ -211,13 +212,10 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 				Part part;
 				while ((part = this.assembly.pollCompleted()) != null) {
 					try {
-						if (++this.count > this.maxParts) {
-							throw new TooManyFormFieldsException(this.maxParts);
-						}
 						this.byName.computeIfAbsent(part.name(), (name) -> new ArrayList<>(1)).add(part);
 					}
 					catch (RuntimeException ex) {
-						// its name is malformed, or it is one part too many; the assembly frees the rest
+						// its name is malformed; the assembly frees the rest
 						PartAssembly.free(part);
 						failed = ex;
 						break;
@@ -300,6 +298,12 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 			freeCollected();
 		}
 
+		/**
+		 * Free a map completed but not requested when the read is cancelled. Reactor's
+		 * {@code MonoSubscriber} calls it from {@code cancel()}; a cancel that races the
+		 * completion of a map not yet requested can miss it, which WebFlux's exchange never
+		 * meets: it caches the map, and requests it before it completes.
+		 */
 		@Override
 		protected void discard(@Nullable MultiValueMap<String, Part> map) {
 			if (map != null) {

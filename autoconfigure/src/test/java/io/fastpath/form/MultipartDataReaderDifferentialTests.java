@@ -1,6 +1,8 @@
 package io.fastpath.form;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -222,6 +224,45 @@ class MultipartDataReaderDifferentialTests {
 		});
 		runAll(heldWrites);
 		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).isEmpty();
+		factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "on {0} buffers")
+	@ValueSource(strings = { "heap", "netty" })
+	void aPartPastTheLimitFailsBeforeAFaultFurtherInTheSameBufferLikeStock(String buffers) {
+		// found with -Dfastpath.cases=3000 (seed 20261203, case 104): stock counts each part
+		// as it is emitted, so a limit of 0 fails at the first part, not at the malformed
+		// type of the third, which the scan of the same buffer reached first
+		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
+		String body = "--b0und\r\nContent-Disposition: form-data; name=\"f3\"\r\n\r\nx\r\n"
+				+ "--b0und\r\nContent-Disposition: form-data; name=\"f2\"\r\n\r\ny\r\n"
+				+ "--b0und\r\nContent-Disposition: form-data; name=\"f1\"; filename=\"notes.txt\"\r\n"
+				+ "Content-Type:: text/plain\r\n\r\nz\r\n--b0und--\r\n";
+		assertReadAlike(factory, Limits.DEFAULT, 0, "b0und", body.getBytes(StandardCharsets.UTF_8), List.of(), false,
+				"[a part past a limit of 0, then a malformed type]");
+		factory.assertNoLeaks();
+	}
+
+	@Test
+	void aFileThatCannotBeWrittenFailsTheReadAndCancelsTheBody() throws IOException {
+		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
+		Path notADirectory = Files.createFile(this.fastpathFiles.resolve("not-a-directory"));
+		// the write runs in place: it has failed by the time the buffer is scanned
+		MultipartSettings settings = new MultipartSettings(8, -1, -1, 10 * 1024, StandardCharsets.UTF_8,
+				Mono.just(notADirectory), Schedulers.immediate());
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Flux<DataBuffer> body = Flux.concat(Flux.just(buffer(factory, fileAndField("xyz"))), Flux.<DataBuffer>never())
+			.doOnCancel(() -> cancelled.set(true));
+		Throwable error = null;
+		try {
+			new MultipartDataReader(new SlicingPartReader(settings), 10).readMono(MAP, request("xyz", body), Map.of())
+				.block(Duration.ofSeconds(10));
+		}
+		catch (RuntimeException ex) {
+			error = Exceptions.unwrap(ex);
+		}
+		assertThat(error).as("the write's failure").isNotNull().isNotInstanceOf(IllegalStateException.class);
+		assertThat(cancelled).as("the body cancelled").isTrue();
 		factory.assertNoLeaks();
 	}
 

@@ -59,7 +59,8 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 	/**
 	 * Return whether the given buffer is to be read: not once the closing boundary was
 	 * read or the assembly disposed, when it is released (the rest of the body is
-	 * epilogue, and {@code takeWhile}, which stops the body at it, does not discard it).
+	 * epilogue; the reader stops the body at it, with {@code takeWhile}, which does not
+	 * discard it, or by cancelling it).
 	 * @param buffer the next buffer of the body
 	 * @return whether to read it
 	 */

@@ -41,8 +41,8 @@ final class PartHeaders {
 
 	/**
 	 * The headers decoded, or {@code null} for headers that are only the disposition of
-	 * a text field of the browser's shape, made from the name if asked for
-	 * ({@link #text()}): a String a part that nobody reads.
+	 * a text field of the browser's shape: their text is made from the name if asked for
+	 * ({@link #text()}), which most parts never are, so they do without the String.
 	 */
 	private volatile @Nullable String text;
 

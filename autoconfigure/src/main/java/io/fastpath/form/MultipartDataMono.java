@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -31,8 +32,9 @@ import org.springframework.util.MultiValueMap;
  * body cancelled at a buffer after its closing boundary, as {@code takeWhile} cancels it.
  * <p>The parts are collected by name in a {@code HashMap} filled in the order they come,
  * as stock's multimap is ({@link MultipartDataReader} turns it into stock's map). The part
- * after the last allowed fails the read with {@link TooManyFormFieldsException} as it
- * completes, before the scan reads on (the assembly counts it). Errors are translated as the multipart reader's
+ * after the last allowed fails the read with {@link TooManyFormFieldsException}, and a
+ * part without a name with stock's error, as it completes, before the scan reads on
+ * ({@link MapEntryCheck}). Errors are translated as the multipart reader's
  * ({@link RequestForm#translateMultipartError}). On error and cancel the assembly is
  * disposed and every part collected freed, once: the collector's lock orders the body's
  * thread, the writes' thread and a cancel, and no part is added once the read ended.
@@ -73,13 +75,39 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 				throw new DecodingException("No multipart boundary found in Content-Type: \""
 						+ this.message.getHeaders().getContentType() + "\"");
 			}
-			assembly = new PartAssembly(boundary, this.settings, this.maxParts);
+			assembly = new PartAssembly(boundary, this.settings, new MapEntryCheck(this.maxParts));
 		}
 		catch (RuntimeException ex) {
 			Operators.error(actual, RequestForm.translateMultipartError(ex));
 			return;
 		}
 		this.message.getBody().subscribe(new Collector(actual, assembly, this.toMap));
+	}
+
+	/**
+	 * What the map asks of each part, as stock's reader asks it of each part it emits: its
+	 * count against the limit (the part after the last fails the read with
+	 * {@link TooManyFormFieldsException}), then its name, the map's key. Run by the
+	 * assembly as each part completes, before the scan reads on.
+	 */
+	private static final class MapEntryCheck implements Consumer<PartHeaders> {
+
+		private final int maxParts;
+
+		private int count;
+
+		MapEntryCheck(int maxParts) {
+			this.maxParts = maxParts;
+		}
+
+		@Override
+		public void accept(PartHeaders headers) {
+			if (++this.count > this.maxParts) {
+				throw new TooManyFormFieldsException(this.maxParts);
+			}
+			headers.name();
+		}
+
 	}
 
 	private static final class Collector extends Operators.MonoSubscriber<DataBuffer, MultiValueMap<String, Part>> {
@@ -202,7 +230,6 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		}
 
 		private void takeParts(boolean last) {
-			RuntimeException failed = null;
 			synchronized (this) {
 				this.waiting = null;
 				if (this.ended) {
@@ -211,24 +238,11 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 				}
 				Part part;
 				while ((part = this.assembly.pollCompleted()) != null) {
-					try {
-						this.byName.computeIfAbsent(part.name(), (name) -> new ArrayList<>(1)).add(part);
-					}
-					catch (RuntimeException ex) {
-						// its name is malformed; the assembly frees the rest
-						PartAssembly.free(part);
-						failed = ex;
-						break;
-					}
+					// its name was read as it completed (MapEntryCheck)
+					this.byName.computeIfAbsent(part.name(), (name) -> new ArrayList<>(1)).add(part);
 				}
 			}
-			if (failed != null) {
-				if (!last) {
-					upstream().cancel();
-				}
-				fail(failed);
-			}
-			else if (last) {
+			if (last) {
 				handOn();
 			}
 			else {

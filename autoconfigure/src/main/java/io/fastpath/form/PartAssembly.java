@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -51,9 +52,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 
 	private final MultipartSettings settings;
 
-	private final int maxHandedOut;
-
-	private int handedOut;
+	private final Consumer<PartHeaders> handOutCheck;
 
 	private @Nullable DataBufferFactory factory;
 
@@ -96,20 +95,24 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	private boolean waitingForAll;
 
 	PartAssembly(byte[] boundary, MultipartSettings settings) {
-		this(boundary, settings, -1);
+		this(boundary, settings, (headers) -> {
+		});
 	}
 
 	/**
-	 * Assemble the parts of a body for a reader that takes at most the given number.
+	 * Assemble the parts of a body for a reader that checks each part it takes.
 	 * @param boundary the boundary
 	 * @param settings the settings of the part reader
-	 * @param maxHandedOut the most parts handed out (-1 for no limit): the part after the
-	 * last fails the body with {@link TooManyFormFieldsException}
+	 * @param handOutCheck what the reader asks of each part as stock's reader asks it when
+	 * the part is emitted (its count against a limit, its name), run as the part
+	 * completes, before the scan reads on: what it throws fails the body there, as stock
+	 * fails before it parses further, and not at a fault further in the same buffer
+	 * (found by the map reader's differential test, seed 20261203, cases 104 and 1633)
 	 */
-	PartAssembly(byte[] boundary, MultipartSettings settings, int maxHandedOut) {
+	PartAssembly(byte[] boundary, MultipartSettings settings, Consumer<PartHeaders> handOutCheck) {
 		super(boundary, settings.maxHeadersSize(), settings.headersCharset());
 		this.settings = settings;
-		this.maxHandedOut = maxHandedOut;
+		this.handOutCheck = handOutCheck;
 	}
 
 	/**
@@ -445,13 +448,13 @@ final class PartAssembly extends MultipartAssembly<Part> {
 				if (fieldTooLarge()) {
 					throw fieldLimit();
 				}
-				countHandedOut();
+				this.handOutCheck.accept(partHeaders);
 				complete(new SlicedFormFieldPart(partHeaders, takePieces()));
 			}
 			case MEMORY -> {
 				// read before the pieces leave the assembly, which releases them if it is malformed
 				boolean file = partHeaders.filename() != null;
-				countHandedOut();
+				this.handOutCheck.accept(partHeaders);
 				complete(SlicedPart.of(partHeaders, file, takePieces()));
 			}
 			case FILE -> {
@@ -462,25 +465,12 @@ final class PartAssembly extends MultipartAssembly<Part> {
 					throw new IllegalStateException("No buffer read");
 				}
 				SpooledPart part = SpooledPart.of(partHeaders, target, bufferFactory, this.settings.blockingScheduler());
-				countHandedOut();
+				this.handOutCheck.accept(partHeaders);
 				complete(part);
 				this.spool = null;
 			}
 		}
 		this.headers = null;
-	}
-
-	/**
-	 * Count a part that is complete and about to be handed out against the limit of the
-	 * reader that collects them, as stock's readers count each part as it is emitted: a
-	 * part past it fails the body before the scan reads on, so a fault further in the same
-	 * buffer does not answer first (found by the multipart differential test, seed
-	 * 20261203, case 104: a malformed type two parts after the limit of 0).
-	 */
-	private void countHandedOut() {
-		if (this.maxHandedOut >= 0 && ++this.handedOut > this.maxHandedOut) {
-			throw new TooManyFormFieldsException(this.maxHandedOut);
-		}
 	}
 
 	/**

@@ -321,13 +321,17 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		@Override
 		protected void discard(@Nullable MultiValueMap<String, Part> map) {
 			if (map != null) {
-				map.values().forEach((named) -> named.forEach(PartAssembly::free));
+				free(map);
 			}
 		}
 
 		/** Free the parts collected; called once the read ended, when no more are added. */
 		private void freeCollected() {
-			this.byName.values().forEach((named) -> named.forEach(PartAssembly::free));
+			free(this.byName);
+		}
+
+		private static void free(Map<String, List<Part>> parts) {
+			parts.values().forEach((named) -> named.forEach(PartAssembly::free));
 		}
 
 		private Subscription upstream() {

@@ -191,12 +191,8 @@ class MultipartDataReaderDifferentialTests {
 	void cancellingWhileAFileIsWrittenFreesEveryPartAndLeavesNoFile() {
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
 		List<Runnable> heldWrites = new ArrayList<>();
-		MultipartSettings settings = new MultipartSettings(8, -1, -1, 10 * 1024, StandardCharsets.UTF_8,
-				Mono.just(this.fastpathFiles), Schedulers.fromExecutor(heldWrites::add));
 		AtomicReference<@Nullable Object> signal = new AtomicReference<>();
-		Disposable reading = new MultipartDataReader(new SlicingPartReader(settings), 10)
-			.readMono(MAP, request("xyz", Flux.just(buffer(factory, fileAndField("xyz")))), Map.of())
-			.subscribe(signal::set, signal::set);
+		Disposable reading = readFileAndField(factory, heldWrites).subscribe(signal::set, signal::set);
 		assertThat(heldWrites).as("the file's write, held").hasSize(1);
 		reading.dispose();
 		runAll(heldWrites);
@@ -209,12 +205,8 @@ class MultipartDataReaderDifferentialTests {
 	void aFileWrittenLaterIsHandedOnOnceWritten() {
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
 		List<Runnable> heldWrites = new ArrayList<>();
-		MultipartSettings settings = new MultipartSettings(8, -1, -1, 10 * 1024, StandardCharsets.UTF_8,
-				Mono.just(this.fastpathFiles), Schedulers.fromExecutor(heldWrites::add));
 		AtomicReference<@Nullable Object> signal = new AtomicReference<>();
-		new MultipartDataReader(new SlicingPartReader(settings), 10)
-			.readMono(MAP, request("xyz", Flux.just(buffer(factory, fileAndField("xyz")))), Map.of())
-			.subscribe(signal::set, signal::set);
+		readFileAndField(factory, heldWrites).subscribe(signal::set, signal::set);
 		assertThat(signal.get()).as("no map before the file is written").isNull();
 		runAll(heldWrites);
 		assertThat(signal.get()).isInstanceOfSatisfying(MultiValueMap.class, (map) -> {
@@ -403,6 +395,17 @@ class MultipartDataReaderDifferentialTests {
 		}
 		body.append("--").append(boundary).append("--\r\n");
 		return body.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Read a file part over the in-memory limit and a field, the file's writes (and
+	 * deletes) held in the given list until the test runs them.
+	 */
+	private Mono<MultiValueMap<String, Part>> readFileAndField(DataBufferFactory factory, List<Runnable> heldWrites) {
+		MultipartSettings settings = new MultipartSettings(8, -1, -1, 10 * 1024, StandardCharsets.UTF_8,
+				Mono.just(this.fastpathFiles), Schedulers.fromExecutor(heldWrites::add));
+		return new MultipartDataReader(new SlicingPartReader(settings), 10).readMono(MAP,
+				request("xyz", Flux.just(buffer(factory, fileAndField("xyz")))), Map.of());
 	}
 
 	/** Run the tasks held, and those they schedule, until none is left. */

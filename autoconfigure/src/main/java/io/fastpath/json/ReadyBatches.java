@@ -10,6 +10,7 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
 import reactor.util.concurrent.Queues;
@@ -30,7 +31,9 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * for more (a source that emits as it is requested, such as a {@code Flux} over a list,
  * delivers a whole prefetch at once), or while it was writing the values before it. A
  * source that delivers values one at a time from a thread of its own gets a batch of
- * each value that arrives while the previous ones are written.
+ * each value that arrives while the previous ones are written. A source that Reactor can
+ * fuse synchronously (a {@code Flux} over a collection or a range, and maps of it) has
+ * every value ready: it is polled as the batch has room, with no queue and no requests.
  * <p>A drain loop in the manner of Reactor Netty's {@code MonoSendMany} (queue,
  * work-in-progress counter, bounded prefetch): Reactor has no operator that groups
  * "what is there now" without a timer, and {@code Flux#buffer} would hold a list of
@@ -169,7 +172,17 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		private final @Nullable OneBatchBody oneBatch;
 
-		private final Queue<T> queue = Queues.<T>get(PREFETCH).get();
+		/**
+		 * The values delivered and not yet written, or, fused, the source itself: polling
+		 * it pulls its next value. Set once subscribed.
+		 */
+		private @Nullable Queue<T> queue;
+
+		/**
+		 * Whether the source is fused synchronously: it is pulled from by polling, with no
+		 * requests and no {@code onNext}, and a {@code null} poll is its end.
+		 */
+		private boolean fused;
 
 		private @Nullable Subscription upstream;
 
@@ -233,11 +246,28 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		public void onSubscribe(Subscription subscription) {
 			if (Operators.validate(this.upstream, subscription)) {
 				this.upstream = subscription;
+				this.queue = fuse(subscription);
 				this.actual.onSubscribe(this);
 				// The first request is made from the drain loop, so that a source that emits
 				// as it is requested fills the queue before the first batch is written.
 				drain();
 			}
+		}
+
+		/**
+		 * The source itself when it can be fused synchronously (a {@code Flux} over a
+		 * collection or a range, and maps of it): its values are all ready, and polling them
+		 * spares a queue, a drain and an atomic increment a value. Otherwise a queue of
+		 * the prefetch.
+		 */
+		@SuppressWarnings("unchecked")
+		private Queue<T> fuse(Subscription subscription) {
+			if (subscription instanceof Fuseable.QueueSubscription<?> source
+					&& source.requestFusion(Fuseable.SYNC) == Fuseable.SYNC) {
+				this.fused = true;
+				return (Queue<T>) source;
+			}
+			return Queues.<T>get(PREFETCH).get();
 		}
 
 		@Override
@@ -246,7 +276,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				Operators.onNextDropped(value, currentContext());
 				return;
 			}
-			if (!this.queue.offer(value)) {
+			if (!queue().offer(value)) {
 				upstream().cancel();
 				onError(Operators.onOperatorError(Exceptions.failWithOverflow(Exceptions.BACKPRESSURE_ERROR_QUEUE_FULL),
 						currentContext()));
@@ -293,6 +323,14 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			drain();
 		}
 
+		private Queue<T> queue() {
+			Queue<T> queue = this.queue;
+			if (queue == null) {
+				throw new IllegalStateException("Not subscribed");
+			}
+			return queue;
+		}
+
 		private Subscription upstream() {
 			Subscription upstream = this.upstream;
 			if (upstream == null) {
@@ -309,7 +347,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			for (;;) {
 				if (!this.prefetched) {
 					this.prefetched = true;
-					upstream().request(PREFETCH);
+					if (!this.fused) {
+						upstream().request(PREFETCH);
+					}
 				}
 				if (!drainReady()) {
 					return;
@@ -342,7 +382,16 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					continue;
 				}
 				boolean done = this.done;
-				T value = this.stopped ? null : this.queue.poll();
+				T value = null;
+				if (this.fused) {
+					if (!done) {
+						value = pollFused();
+						done = (value == null);
+					}
+				}
+				else if (!this.stopped) {
+					value = queue().poll();
+				}
 				if (value == null) {
 					if (done) {
 						return !end(demand);
@@ -356,7 +405,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					current = this.bufferFactory.allocateBuffer(this.nextCapacity);
 					this.batch = current;
 				}
-				int before = current.readableByteCount();
+				int before = this.writer.size(current);
 				try {
 					this.writer.write(value, current);
 				}
@@ -364,20 +413,40 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					stop(ex);
 					continue;
 				}
-				this.largestValue = Math.max(this.largestValue, current.readableByteCount() - before);
+				this.largestValue = Math.max(this.largestValue, this.writer.size(current) - before);
 				this.written++;
-				if (++this.consumed == REPLENISH) {
+				if (!this.fused && ++this.consumed == REPLENISH) {
 					this.consumed = 0;
 					upstream().request(REPLENISH);
 				}
 			}
 		}
 
+		/**
+		 * The next value of a fused source; {@code null} once it has ended, completed or
+		 * failed (its error then ends the body, after the values written before it).
+		 */
+		private @Nullable T pollFused() {
+			T value;
+			try {
+				value = queue().poll();
+			}
+			catch (Throwable ex) {
+				this.error = Operators.onOperatorError(upstream(), ex, currentContext());
+				this.done = true;
+				return null;
+			}
+			if (value == null) {
+				this.done = true;
+			}
+			return value;
+		}
+
 		/** End the body with an error of writing: the values written before it go out first. */
 		private void stop(Throwable ex) {
 			this.stopped = true;
 			upstream().cancel();
-			this.queue.clear();
+			queue().clear();
 			this.error = Operators.onOperatorError(ex, currentContext());
 			this.done = true;
 		}
@@ -398,7 +467,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				}
 			}
 			DataBuffer last = this.batch;
-			if (last != null && last.readableByteCount() > 0) {
+			if (last != null && this.writer.size(last) > 0) {
 				if (!demand) {
 					return false;
 				}
@@ -427,7 +496,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * batch was full), where growing it would copy it whole into a buffer twice its size.
 		 */
 		private boolean isFull(DataBuffer batch) {
-			int size = batch.readableByteCount();
+			int size = this.writer.size(batch);
 			return size >= this.cap || (size > 0 && size + this.largestValue > this.cap);
 		}
 
@@ -438,6 +507,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 */
 		private void emit(DataBuffer current, boolean full) {
 			this.batch = null;
+			this.writer.flush(current);
 			int size = current.readableByteCount();
 			this.nextCapacity = full ? this.cap : Math.max(FIRST_CAPACITY, Math.min(this.cap, size));
 			this.emitted++;
@@ -457,7 +527,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			if (current != null) {
 				DataBufferUtils.release(current);
 			}
-			this.queue.clear();
+			Queue<T> queue = this.queue;
+			if (queue != null) {
+				queue.clear();
+			}
 			this.writer.release();
 		}
 

@@ -94,10 +94,12 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 		JsonEncoding encoding = StockJsonWriting.jsonEncoding(mimeType);
 		BatchOutputStream output = new BatchOutputStream();
 		JsonValueWriter values;
-		if (encoding == JsonEncoding.UTF8 && !mapper.isEnabled(SerializationFeature.INDENT_OUTPUT)) {
-			// Compact UTF-8: the generator buffers across values (see JsonValueWriter), so it
-			// writes no root value separator and is not flushed after each value; its other
-			// settings are the mapper's, as the stock encoder's generator has them.
+		if (encoding == JsonEncoding.UTF8 && !mapper.isEnabled(SerializationFeature.INDENT_OUTPUT)
+				&& " ".equals(mapper.tokenStreamFactory().getRootValueSeparator())) {
+			// Compact UTF-8 with the default root value separator, a space, which stock drops
+			// from every value after the first: the generator buffers across values (see
+			// JsonValueWriter), so it writes no separator and is not flushed after each value;
+			// its other settings are the mapper's, as the stock encoder's generator has them.
 			ObjectWriter buffering = writer.without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE)
 				.withRootValueSeparator((String) null);
 			JsonGenerator generator = buffering.createGenerator(output, encoding);

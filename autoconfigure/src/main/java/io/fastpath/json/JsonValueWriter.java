@@ -55,14 +55,17 @@ final class JsonValueWriter {
 	 */
 	private final boolean logValues;
 
+	/** Whether no value was written yet: the only one with no root value separator. */
+	private boolean firstValue = true;
+
 	private boolean released;
 
 	/**
 	 * Create a writer of values.
 	 * @param output where the generator writes
 	 * @param generator the generator, writing into {@code output}; when buffering, one with
-	 * no root value separator, no pretty printer, and a sequence writer that does not flush
-	 * after each value
+	 * no root value separator (in place of the default space, which stock drops), no pretty
+	 * printer, and a sequence writer that does not flush after each value
 	 * @param values the sequence writer over that generator
 	 * @param buffering whether the generator is flushed only when full or asked to
 	 * @param logger the logger of the encoded values, at debug and trace level
@@ -92,6 +95,13 @@ final class JsonValueWriter {
 		try {
 			if (this.buffering) {
 				this.values.write(value);
+				if (this.firstValue) {
+					// Stock drops a leading space from every value's bytes: for the values after
+					// the first, the root value separator this generator does not write; for the
+					// first, a space of its own (written raw), looked for here, once a body.
+					flush(batch);
+					dropLeadingSpace(batch, mark);
+				}
 			}
 			else {
 				this.output.valueStarts();
@@ -114,6 +124,20 @@ final class JsonValueWriter {
 		finally {
 			this.output.target(null);
 		}
+		this.firstValue = false;
+	}
+
+	private static void dropLeadingSpace(DataBuffer batch, int start) {
+		int end = batch.writePosition();
+		if (start == end || batch.getByte(start) != ' ') {
+			return;
+		}
+		byte[] rest = new byte[end - start - 1];
+		for (int i = 0; i < rest.length; i++) {
+			rest[i] = batch.getByte(start + 1 + i);
+		}
+		batch.writePosition(start);
+		batch.write(rest);
 	}
 
 	/**

@@ -378,7 +378,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					if (!demand) {
 						return true;
 					}
-					emit(current, true);
+					if (flush(current)) {
+						emit(current, true);
+					}
 					continue;
 				}
 				boolean done = this.done;
@@ -397,6 +399,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 						return !end(demand);
 					}
 					if (current != null && demand) {
+						if (!flush(current)) {
+							continue;
+						}
 						emit(current, false);
 					}
 					return true;
@@ -442,11 +447,15 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			return value;
 		}
 
-		/** End the body with an error of writing: the values written before it go out first. */
+		/**
+		 * End the body with an error of writing: the values written before it go out first.
+		 * The source is cancelled unless it has ended already.
+		 */
 		private void stop(Throwable ex) {
 			this.stopped = true;
-			upstream().cancel();
-			queue().clear();
+			if (!this.done) {
+				upstream().cancel();
+			}
 			this.error = Operators.onOperatorError(ex, currentContext());
 			this.done = true;
 		}
@@ -471,11 +480,13 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				if (!demand) {
 					return false;
 				}
-				OneBatchBody body = this.oneBatch;
-				if (body != null && this.emitted == 0 && this.error == null) {
-					body.markOneBatch();
+				if (flush(last)) {
+					OneBatchBody body = this.oneBatch;
+					if (body != null && this.emitted == 0 && this.error == null) {
+						body.markOneBatch();
+					}
+					emit(last, false);
 				}
-				emit(last, false);
 			}
 			releaseAll();
 			Throwable error = this.error;
@@ -501,13 +512,30 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		}
 
 		/**
+		 * Put into the batch what the writer holds for it, before it goes out. Should that
+		 * fail (the batch could not grow), the batch is released and the error ends the body.
+		 * @return whether the batch is whole and can go out
+		 */
+		private boolean flush(DataBuffer current) {
+			try {
+				this.writer.flush(current);
+				return true;
+			}
+			catch (Throwable ex) {
+				this.batch = null;
+				DataBufferUtils.release(current);
+				stop(ex);
+				return false;
+			}
+		}
+
+		/**
 		 * Emit a batch, and size the next: at the cap after a full batch, else at the size of
 		 * this one (a source that hands values one at a time gets small batches, and small
 		 * buffers for them).
 		 */
 		private void emit(DataBuffer current, boolean full) {
 			this.batch = null;
-			this.writer.flush(current);
 			int size = current.readableByteCount();
 			this.nextCapacity = full ? this.cap : Math.max(FIRST_CAPACITY, Math.min(this.cap, size));
 			this.emitted++;

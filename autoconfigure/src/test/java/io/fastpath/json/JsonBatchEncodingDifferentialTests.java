@@ -20,10 +20,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.http.MediaType;
@@ -160,6 +163,39 @@ class JsonBatchEncodingDifferentialTests {
 				assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap), source,
 						ResolvableType.forClass(Object.class), MediaType.TEXT_EVENT_STREAM, Map.of(), factoryName,
 						"unwritable at " + position + " sse cap " + cap, false);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "root value separator \"{0}\"")
+	@ValueSource(strings = { "\n", "", "--" })
+	void aMapperWithARootValueSeparatorOfItsOwnIsWrittenAsStockWritesIt(String separator) {
+		// Stock drops a leading space from each value's bytes and keeps any other separator
+		JacksonJsonEncoder encoder = new JacksonJsonEncoder(
+				JsonMapper.builder(JsonFactory.builder().rootValueSeparator(separator).build()).build());
+		Random random = TestSeed.random("rootValueSeparator" + separator);
+		for (int round = 0; round < 10; round++) {
+			List<Item> items = randomItems(random);
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+				assertSameBody(new EncoderHttpMessageWriter<>(encoder), jsonWriter(encoder, JsonBatchEncoding.DEFAULT_CAP),
+						(async) -> source(items, async), ResolvableType.forClass(Item.class), mediaType, Map.of(),
+						"netty", round + " " + mediaType);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "indent {0}, {1} buffers")
+	@MethodSource("writers")
+	void valuesWrittenRawWithALeadingSpaceAreWrittenAsStockWritesThem(boolean indent, String factoryName) {
+		// Stock drops the first byte of every value when it is a space: the first value's own
+		// space, and the root value separator of the others
+		JacksonJsonEncoder encoder = encoder(indent);
+		List<RawValue> values = List.of(new RawValue(" 1"), new RawValue("  2"), new RawValue("3"), new RawValue(" 4"));
+		for (int cap : CAPS) {
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+				assertSameBody(new EncoderHttpMessageWriter<>(encoder), jsonWriter(encoder, cap),
+						(async) -> source(values, async), ResolvableType.forClass(RawValue.class), mediaType, Map.of(),
+						factoryName, mediaType + " cap " + cap);
 			}
 		}
 	}

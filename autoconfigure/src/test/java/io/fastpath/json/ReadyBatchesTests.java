@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import io.fastpath.codec.WriteEvent;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
@@ -27,6 +28,7 @@ import reactor.test.StepVerifier;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
@@ -59,19 +61,72 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
-	@Test
-	void aBatchIsEmittedOnceTheNextValueCouldTakeItPastTheCap() {
-		List<Integer> sizes = new ArrayList<>();
-		Flux<DataBuffer> batches = encoder(100)
-			.encode(Flux.range(0, 1000), this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
-			.doOnNext((batch) -> sizes.add(batch.readableByteCount()));
-		WrittenBody body = WrittenBody.collect(batches);
+	@ParameterizedTest(name = "fused {0}")
+	@ValueSource(booleans = { false, true })
+	void aBatchIsEmittedOnceTheNextValueCouldTakeItPastTheCap(boolean fused) {
+		// Flux.range is fused with the writer; hide() keeps it from fusing
+		List<Integer> sizes = batchSizes(fused ? Flux.range(0, 1000) : Flux.range(0, 1000).hide(), 100);
 		// 3891 bytes: 2890 digits, 999 commas and the brackets. The largest value with its
 		// comma takes 4 bytes: every batch but the last holds 97 to 100 bytes, never more
 		// (a batch past the cap would have grown, copied whole into a larger buffer).
-		assertThat(body.bytes()).hasSize(3891);
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
 		assertThat(sizes.subList(0, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
 		assertThat(sizes.get(sizes.size() - 1)).isBetween(1, 100);
+	}
+
+	private List<Integer> batchSizes(Flux<Integer> values, int cap) {
+		List<Integer> sizes = new ArrayList<>();
+		WrittenBody body = WrittenBody.collect(encoder(cap)
+			.encode(values, this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
+			.doOnNext((batch) -> sizes.add(batch.readableByteCount())));
+		assertThat(body.error()).isNull();
+		this.factory.assertNoLeaks();
+		return sizes;
+	}
+
+	@ParameterizedTest(name = "cap {0}")
+	@ValueSource(ints = { 4, 1000 })
+	void aBatchThatCannotBeFlushedIsReleasedAndItsErrorEndsTheBody(int cap) {
+		// A writer that holds what it writes until the batch goes out, and then cannot put it
+		// there: with cap 4 the first full batch fails, with cap 1000 the last one
+		AtomicBoolean writerReleased = new AtomicBoolean();
+		BatchWriter<Integer> writer = new BatchWriter<>() {
+
+			private int held;
+
+			@Override
+			public void write(Integer value, DataBuffer batch) {
+				this.held++;
+			}
+
+			@Override
+			public int size(DataBuffer batch) {
+				return batch.readableByteCount() + this.held;
+			}
+
+			@Override
+			public void flush(DataBuffer batch) {
+				throw new IllegalStateException("no room");
+			}
+
+			@Override
+			public DataBuffer complete(DataBuffer batch, DataBufferFactory bufferFactory) {
+				return batch;
+			}
+
+			@Override
+			public void release() {
+				writerReleased.set(true);
+			}
+
+		};
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Flux<Integer> values = Flux.range(0, 10).doOnCancel(() -> cancelled.set(true));
+		StepVerifier.create(new ReadyBatches<>(values, this.factory, () -> writer, cap, WriteListener.NONE,
+				WriteEvent.Kind.JSON_STREAM))
+			.verifyErrorMessage("no room");
+		assertThat(writerReleased).isTrue();
+		assertThat(cancelled.get()).isEqualTo(cap == 4);
 		this.factory.assertNoLeaks();
 	}
 
@@ -105,9 +160,16 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
-	@Test
-	void anErrorWhileValuesWaitForDemandComesAfterThem() {
-		Flux<Integer> values = Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
+	@ParameterizedTest(name = "fused {0}")
+	@ValueSource(booleans = { false, true })
+	void anErrorWhileValuesWaitForDemandComesAfterThem(boolean fused) {
+		// Fused, the error is thrown by a poll of the writer's; else it is an onError
+		Flux<Integer> values = fused ? Flux.range(1, 4).map((value) -> {
+			if (value == 4) {
+				throw new IllegalStateException("boom");
+			}
+			return value;
+		}) : Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
 		StepVerifier.create(encoder(64 * 1024).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
 			.expectSubscription()
@@ -129,19 +191,23 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
-	@Test
-	void withoutDemandNoMoreIsTakenFromTheSourceThanTheCapAndThePrefetch() {
+	@ParameterizedTest(name = "fused {0}")
+	@ValueSource(booleans = { false, true })
+	void withoutDemandNoMoreIsTakenFromTheSourceThanTheFirstBatchAndThePrefetch(boolean fused) {
 		AtomicInteger taken = new AtomicInteger();
 		int cap = 1000;
-		// Numbers of 4 digits and a newline: 200 fill the cap
-		Flux<Integer> values = Flux.range(1000, 9000).doOnNext((value) -> taken.incrementAndGet());
+		// Numbers of 4 digits and a newline: 200 fill the cap. A fused source is polled, with
+		// no prefetch.
+		Flux<Integer> range = Flux.range(1000, 9000);
+		Flux<Integer> values = (fused ? range : range.hide()).doOnNext((value) -> taken.incrementAndGet());
 		StepVerifier.create(encoder(cap).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(50))
 			.thenCancel()
 			.verify();
-		assertThat(taken.get()).isLessThanOrEqualTo(cap / 5 + 2 * ReadyBatches.PREFETCH);
+		int limit = fused ? cap / 5 + 1 : cap / 5 + 2 * ReadyBatches.PREFETCH;
+		assertThat(taken.get()).isLessThanOrEqualTo(limit);
 		this.factory.assertNoLeaks();
 	}
 

@@ -33,7 +33,9 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * source that delivers values one at a time from a thread of its own gets a batch of
  * each value that arrives while the previous ones are written. A source that Reactor can
  * fuse synchronously (a {@code Flux} over a collection or a range, and maps of it) has
- * every value ready: it is polled as the batch has room, with no queue and no requests.
+ * every value ready: it is polled as the batch has room, with no queue and no requests,
+ * and its first batch may hold {@value BatchingSubscriber#WHOLE_BODY_BATCHES} caps, so that
+ * a body of a few caps goes out whole, in one buffer, as a {@code List} does.
  * <p>A drain loop in the manner of Reactor Netty's {@code MonoSendMany} (queue,
  * work-in-progress counter, bounded prefetch): Reactor has no operator that groups
  * "what is there now" without a timer, and {@code Flux#buffer} would hold a list of
@@ -155,6 +157,16 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private static final AtomicLongFieldUpdater<BatchingSubscriber> REQUESTED = AtomicLongFieldUpdater
 			.newUpdater(BatchingSubscriber.class, "requested");
 
+		/**
+		 * How many caps the first batch of a fused source may hold. Such a source is a
+		 * collection or a range in memory, every value ready: its body goes out whole in
+		 * one buffer when it ends within this many caps (256 KB at the default cap), as
+		 * stock writes a {@code List}, and as one buffer a JSON array response gets its
+		 * {@code Content-Length} and a single write. A larger body, or an endless range,
+		 * goes on in batches of the cap.
+		 */
+		static final int WHOLE_BODY_BATCHES = 4;
+
 		/** Values written between two requests to the source. */
 		private static final int REPLENISH = PREFETCH - (PREFETCH >> 2);
 
@@ -165,6 +177,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private final BatchWriter<T> writer;
 
 		private final int cap;
+
+		/** The size the first batch of a fused source is kept within. */
+		private final int wholeBodyLimit;
 
 		private final WriteListener listener;
 
@@ -232,6 +247,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			this.bufferFactory = bufferFactory;
 			this.writer = writer;
 			this.cap = cap;
+			this.wholeBodyLimit = (int) Math.min((long) cap * WHOLE_BODY_BATCHES, Integer.MAX_VALUE / 2);
 			this.listener = listener;
 			this.kind = kind;
 			this.oneBatch = oneBatch;
@@ -501,14 +517,17 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		}
 
 		/**
-		 * Whether the batch takes no more values: it holds the cap, or the largest value
-		 * written so far would take it past the cap. Emitted before that value rather than
+		 * Whether the batch takes no more values: it holds its limit, or the largest value
+		 * written so far would take it past the limit. Emitted before that value rather than
 		 * after, a batch stays within the capacity it was allocated with (the cap, once a
 		 * batch was full), where growing it would copy it whole into a buffer twice its size.
+		 * The limit is the cap, but for the first batch of a fused source (see
+		 * {@link #WHOLE_BODY_BATCHES}).
 		 */
 		private boolean isFull(DataBuffer batch) {
+			int limit = (this.fused && this.emitted == 0) ? this.wholeBodyLimit : this.cap;
 			int size = this.writer.size(batch);
-			return size >= this.cap || (size > 0 && size + this.largestValue > this.cap);
+			return size >= limit || (size > 0 && size + this.largestValue > limit);
 		}
 
 		/**

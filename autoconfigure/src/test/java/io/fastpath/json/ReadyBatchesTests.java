@@ -61,17 +61,32 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
-	@ParameterizedTest(name = "fused {0}")
-	@ValueSource(booleans = { false, true })
-	void aBatchIsEmittedOnceTheNextValueCouldTakeItPastTheCap(boolean fused) {
-		// Flux.range is fused with the writer; hide() keeps it from fusing
-		List<Integer> sizes = batchSizes(fused ? Flux.range(0, 1000) : Flux.range(0, 1000).hide(), 100);
+	@Test
+	void aBatchIsEmittedOnceTheNextValueCouldTakeItPastTheCap() {
+		// hide(): a source that is not fused, whose first batch is kept within the cap too
+		List<Integer> sizes = batchSizes(Flux.range(0, 1000).hide(), 100);
 		// 3891 bytes: 2890 digits, 999 commas and the brackets. The largest value with its
 		// comma takes 4 bytes: every batch but the last holds 97 to 100 bytes, never more
 		// (a batch past the cap would have grown, copied whole into a larger buffer).
 		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
 		assertThat(sizes.subList(0, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
 		assertThat(sizes.get(sizes.size() - 1)).isBetween(1, 100);
+	}
+
+	@Test
+	void theFirstBatchOfAFusedSourceHoldsUpToFourCaps() {
+		// Flux.range is fused: its first batch is kept within 400 bytes, the next within 100
+		List<Integer> sizes = batchSizes(Flux.range(0, 1000), 100);
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
+		assertThat(sizes.get(0)).isBetween(397, 400);
+		assertThat(sizes.subList(1, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
+	}
+
+	@Test
+	void aBodyThatAFusedSourceGivesWithinFourCapsGoesOutWholeInOneBuffer() {
+		// 3891 bytes within 4 caps of 1000: one buffer; the same values not fused: four
+		assertThat(batchSizes(Flux.range(0, 1000), 1000)).containsExactly(3891);
+		assertThat(batchSizes(Flux.range(0, 1000).hide(), 1000)).hasSize(4);
 	}
 
 	private List<Integer> batchSizes(Flux<Integer> values, int cap) {
@@ -88,7 +103,7 @@ class ReadyBatchesTests {
 	@ValueSource(ints = { 4, 1000 })
 	void aBatchThatCannotBeFlushedIsReleasedAndItsErrorEndsTheBody(int cap) {
 		// A writer that holds what it writes until the batch goes out, and then cannot put it
-		// there: with cap 4 the first full batch fails, with cap 1000 the last one
+		// there: with cap 4 the first full batch (16 values, fused) fails, with cap 1000 the last
 		AtomicBoolean writerReleased = new AtomicBoolean();
 		BatchWriter<Integer> writer = new BatchWriter<>() {
 
@@ -121,7 +136,7 @@ class ReadyBatchesTests {
 
 		};
 		AtomicBoolean cancelled = new AtomicBoolean();
-		Flux<Integer> values = Flux.range(0, 10).doOnCancel(() -> cancelled.set(true));
+		Flux<Integer> values = Flux.range(0, 40).doOnCancel(() -> cancelled.set(true));
 		StepVerifier.create(new ReadyBatches<>(values, this.factory, () -> writer, cap, WriteListener.NONE,
 				WriteEvent.Kind.JSON_STREAM))
 			.verifyErrorMessage("no room");
@@ -197,7 +212,7 @@ class ReadyBatchesTests {
 		AtomicInteger taken = new AtomicInteger();
 		int cap = 1000;
 		// Numbers of 4 digits and a newline: 200 fill the cap. A fused source is polled, with
-		// no prefetch.
+		// no prefetch, into a first batch of up to four caps.
 		Flux<Integer> range = Flux.range(1000, 9000);
 		Flux<Integer> values = (fused ? range : range.hide()).doOnNext((value) -> taken.incrementAndGet());
 		StepVerifier.create(encoder(cap).encode(values, this.factory, INTEGER,
@@ -206,7 +221,8 @@ class ReadyBatchesTests {
 			.expectNoEvent(Duration.ofMillis(50))
 			.thenCancel()
 			.verify();
-		int limit = fused ? cap / 5 + 1 : cap / 5 + 2 * ReadyBatches.PREFETCH;
+		int limit = fused ? cap * ReadyBatches.BatchingSubscriber.WHOLE_BODY_BATCHES / 5 + 1
+				: cap / 5 + 2 * ReadyBatches.PREFETCH;
 		assertThat(taken.get()).isLessThanOrEqualTo(limit);
 		this.factory.assertNoLeaks();
 	}

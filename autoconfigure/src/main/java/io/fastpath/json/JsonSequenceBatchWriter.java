@@ -37,14 +37,14 @@ final class JsonSequenceBatchWriter implements BatchWriter<Object> {
 
 	@Override
 	public void write(Object value, DataBuffer batch) {
-		if (this.stream) {
-			this.values.write(value, batch);
-			this.values.writeRaw('\n', batch);
-			return;
-		}
 		int mark = this.values.mark(batch);
-		this.values.writeRaw(this.first ? '[' : ',', batch);
 		try {
+			if (this.stream) {
+				this.values.write(value, batch);
+				this.values.writeRaw('\n', batch);
+				return;
+			}
+			this.values.writeRaw(this.first ? '[' : ',', batch);
 			this.values.write(value, batch);
 		}
 		catch (RuntimeException | Error ex) {

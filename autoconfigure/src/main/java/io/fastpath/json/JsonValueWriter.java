@@ -165,10 +165,27 @@ final class JsonValueWriter {
 				: batch.writePosition();
 	}
 
-	/** Take back what was written after the given mark. */
+	/**
+	 * Take back what was written after the given mark. When the generator's buffer could
+	 * not reach the batch (the batch could not grow: Jackson empties its buffer before it
+	 * writes it out), bytes before the mark are lost with it, and what the batch holds
+	 * may end inside a value: it is emptied, so that nothing of it goes out.
+	 */
 	void rollback(DataBuffer batch, int mark) {
-		flush(batch);
-		batch.writePosition(mark);
+		boolean flushed;
+		try {
+			flush(batch);
+			flushed = true;
+		}
+		catch (RuntimeException | Error ex) {
+			flushed = false;
+		}
+		if (flushed && batch.writePosition() >= mark) {
+			batch.writePosition(mark);
+		}
+		else {
+			batch.writePosition(batch.readPosition());
+		}
 	}
 
 	/** The bytes written for the batch, held by the generator or not. */

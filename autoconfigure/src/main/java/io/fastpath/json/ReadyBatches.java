@@ -34,8 +34,9 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * each value that arrives while the previous ones are written. A source that Reactor can
  * fuse synchronously (a {@code Flux} over a collection or a range, and maps of it) has
  * every value ready: it is polled as the batch has room, with no queue and no requests,
- * and its first batch may hold {@value BatchingSubscriber#WHOLE_BODY_BATCHES} caps, so that
- * a body of a few caps goes out whole, in one buffer, as a {@code List} does.
+ * and the first batch of a JSON array response may hold
+ * {@value BatchingSubscriber#WHOLE_BODY_BATCHES} caps (at most 256 KB), so that such a body
+ * goes out whole, in one buffer with its length, as a {@code List} does.
  * <p>A drain loop in the manner of Reactor Netty's {@code MonoSendMany} (queue,
  * work-in-progress counter, bounded prefetch): Reactor has no operator that groups
  * "what is there now" without a timer, and {@code Flux#buffer} would hold a list of
@@ -158,14 +159,18 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			.newUpdater(BatchingSubscriber.class, "requested");
 
 		/**
-		 * How many caps the first batch of a fused source may hold. Such a source is a
-		 * collection or a range in memory, every value ready: its body goes out whole in
-		 * one buffer when it ends within this many caps (256 KB at the default cap), as
-		 * stock writes a {@code List}, and as one buffer a JSON array response gets its
-		 * {@code Content-Length} and a single write. A larger body, or an endless range,
-		 * goes on in batches of the cap.
+		 * How many caps the first batch of a JSON array response from a fused source may
+		 * hold, up to {@link #WHOLE_BODY_CEILING}. Such a source is a collection or a range,
+		 * its values computed as they are polled: its body goes out whole in one buffer when
+		 * it ends within this, as stock writes a {@code List}, with a {@code Content-Length}
+		 * and a single write. A larger body, or an endless range, goes on in batches of the
+		 * cap; streaming types and request bodies, which get no length, are batched at the
+		 * cap from the start.
 		 */
 		static final int WHOLE_BODY_BATCHES = 4;
+
+		/** The most the first batch of a fused source holds beyond the cap: 256 KB. */
+		static final int WHOLE_BODY_CEILING = 256 * 1024;
 
 		/** Values written between two requests to the source. */
 		private static final int REPLENISH = PREFETCH - (PREFETCH >> 2);
@@ -178,7 +183,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		private final int cap;
 
-		/** The size the first batch of a fused source is kept within. */
+		/** The size the first batch of a fused source is kept within: see {@link #WHOLE_BODY_BATCHES}. */
 		private final int wholeBodyLimit;
 
 		private final WriteListener listener;
@@ -247,7 +252,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			this.bufferFactory = bufferFactory;
 			this.writer = writer;
 			this.cap = cap;
-			this.wholeBodyLimit = (int) Math.min((long) cap * WHOLE_BODY_BATCHES, Integer.MAX_VALUE / 2);
+			this.wholeBodyLimit = (oneBatch != null && kind == WriteEvent.Kind.JSON_ARRAY)
+					? Math.max(cap, (int) Math.min((long) cap * WHOLE_BODY_BATCHES, WHOLE_BODY_CEILING)) : cap;
 			this.listener = listener;
 			this.kind = kind;
 			this.oneBatch = oneBatch;
@@ -472,7 +478,14 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			if (!this.done) {
 				upstream().cancel();
 			}
-			this.error = Operators.onOperatorError(ex, currentContext());
+			Throwable error = Operators.onOperatorError(ex, currentContext());
+			if (this.error == null) {
+				this.error = error;
+			}
+			else {
+				// The source's own error came first and ends the body
+				Operators.onErrorDropped(error, currentContext());
+			}
 			this.done = true;
 		}
 

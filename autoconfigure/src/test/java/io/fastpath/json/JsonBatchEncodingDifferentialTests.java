@@ -12,7 +12,9 @@ import java.util.stream.IntStream;
 import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +30,11 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.util.RawValue;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -197,6 +203,57 @@ class JsonBatchEncodingDifferentialTests {
 						(async) -> source(values, async), ResolvableType.forClass(RawValue.class), mediaType, Map.of(),
 						factoryName, mediaType + " cap " + cap);
 			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/json", "application/x-ndjson" })
+	void aBatchThatCannotGrowEndsTheBodyWithNoPartOfAValue(String mediaTypeName) {
+		// Buffers that cannot grow past 10,000 bytes: the generator's second flush of its
+		// 8,000-byte buffer into the batch fails, after Jackson emptied that buffer, so the
+		// batch may end inside a value. Nothing of it may go out: what was sent, if anything,
+		// is stock's body cut after a whole value.
+		MediaType mediaType = MediaType.parseMediaType(mediaTypeName);
+		List<ByteBuf> allocated = new ArrayList<>();
+		NettyDataBufferFactory capped = new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT) {
+
+			@Override
+			public NettyDataBuffer allocateBuffer(int initialCapacity) {
+				ByteBuf buffer = getByteBufAllocator().buffer(Math.min(initialCapacity, 10_000), 10_000);
+				allocated.add(buffer);
+				return wrap(buffer);
+			}
+
+		};
+		JacksonJsonEncoder encoder = encoder(false);
+		List<Item> items = randomItems(TestSeed.random("cannotGrow" + mediaTypeName), 1000);
+		WrittenBody expected = WrittenBody.write(new EncoderHttpMessageWriter<>(encoder), Flux.fromIterable(items),
+				ResolvableType.forClass(Item.class), mediaType, DefaultDataBufferFactory.sharedInstance, Map.of());
+		assertThat(expected.bytes().length).isGreaterThan(20_000);
+		for (int cap : new int[] { 4_000, JsonBatchEncoding.DEFAULT_CAP }) {
+			allocated.clear();
+			WrittenBody actual = WrittenBody.write(jsonWriter(encoder, cap), Flux.fromIterable(items),
+					ResolvableType.forClass(Item.class), mediaType, capped, Map.of());
+			String as = mediaType + " cap " + cap;
+			String sent = new String(actual.bytes(), StandardCharsets.ISO_8859_1);
+			String stock = new String(expected.bytes(), StandardCharsets.ISO_8859_1);
+			Throwable error = actual.error();
+			if (error == null) {
+				// Batches of 4,000 bytes that never reach the limit (an NDJSON stream's), or...
+				assertThat(cap).as(as).isNotEqualTo(JsonBatchEncoding.DEFAULT_CAP);
+				assertThat(sent).as(as).isEqualTo(stock);
+			}
+			else {
+				// ...Netty's error, as it is or in Jackson's and Spring's wrapping (stock's own)
+				assertThat(NestedExceptionUtils.getMostSpecificCause(error)).as(as)
+					.isInstanceOf(IndexOutOfBoundsException.class);
+				assertThat(stock).as(as).startsWith(sent);
+				if (!sent.isEmpty()) {
+					String next = stock.substring(sent.length(), sent.length() + 1);
+					assertThat(next).as(as).isEqualTo(mediaType.equals(MediaType.APPLICATION_NDJSON) ? "{" : ",");
+				}
+			}
+			assertThat(allocated).as(as).allSatisfy((buffer) -> assertThat(buffer.refCnt()).isZero());
 		}
 	}
 

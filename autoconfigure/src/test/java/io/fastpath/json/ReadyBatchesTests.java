@@ -15,6 +15,7 @@ import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,25 +75,45 @@ class ReadyBatchesTests {
 	}
 
 	@Test
-	void theFirstBatchOfAFusedSourceHoldsUpToFourCaps() {
+	void theFirstBatchOfAJsonArrayResponseFromAFusedSourceHoldsUpToFourCaps() {
 		// Flux.range is fused: its first batch is kept within 400 bytes, the next within 100
-		List<Integer> sizes = batchSizes(Flux.range(0, 1000), 100);
+		List<Integer> sizes = batchSizes(Flux.range(0, 1000), 100, MediaType.APPLICATION_JSON, new OneBatchBody());
 		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
 		assertThat(sizes.get(0)).isBetween(397, 400);
 		assertThat(sizes.subList(1, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
 	}
 
 	@Test
-	void aBodyThatAFusedSourceGivesWithinFourCapsGoesOutWholeInOneBuffer() {
-		// 3891 bytes within 4 caps of 1000: one buffer; the same values not fused: four
-		assertThat(batchSizes(Flux.range(0, 1000), 1000)).containsExactly(3891);
-		assertThat(batchSizes(Flux.range(0, 1000).hide(), 1000)).hasSize(4);
+	void aJsonArrayResponseThatAFusedSourceGivesWithinFourCapsGoesOutWholeInOneBuffer() {
+		// 3891 bytes within 4 caps of 1000: one buffer, marked as the whole body; the same
+		// values not fused: four
+		OneBatchBody whole = new OneBatchBody();
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_JSON, whole)).containsExactly(3891);
+		assertThat(whole.isOneBatch()).isTrue();
+		OneBatchBody hidden = new OneBatchBody();
+		assertThat(batchSizes(Flux.range(0, 1000).hide(), 1000, MediaType.APPLICATION_JSON, hidden)).hasSize(4);
+		assertThat(hidden.isOneBatch()).isFalse();
+	}
+
+	@Test
+	void aStreamOrABodyWithoutALengthFromAFusedSourceIsBatchedAtTheCap() {
+		// Neither a stream nor a body that cannot get a length (no OneBatchBody: a request
+		// body) waits for more than a cap of values
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_NDJSON, new OneBatchBody()))
+			.hasSize(4);
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_JSON, null)).hasSize(4);
 	}
 
 	private List<Integer> batchSizes(Flux<Integer> values, int cap) {
+		return batchSizes(values, cap, MediaType.APPLICATION_JSON, null);
+	}
+
+	private List<Integer> batchSizes(Flux<Integer> values, int cap, MediaType mediaType,
+			@Nullable OneBatchBody oneBatch) {
 		List<Integer> sizes = new ArrayList<>();
+		Map<String, Object> hints = (oneBatch != null) ? Map.of(OneBatchBody.HINT, oneBatch) : Map.of();
 		WrittenBody body = WrittenBody.collect(encoder(cap)
-			.encode(values, this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
+			.encode(values, this.factory, INTEGER, mediaType, hints)
 			.doOnNext((batch) -> sizes.add(batch.readableByteCount())));
 		assertThat(body.error()).isNull();
 		this.factory.assertNoLeaks();
@@ -103,7 +124,7 @@ class ReadyBatchesTests {
 	@ValueSource(ints = { 4, 1000 })
 	void aBatchThatCannotBeFlushedIsReleasedAndItsErrorEndsTheBody(int cap) {
 		// A writer that holds what it writes until the batch goes out, and then cannot put it
-		// there: with cap 4 the first full batch (16 values, fused) fails, with cap 1000 the last
+		// there: with cap 4 the first full batch fails, with cap 1000 the last
 		AtomicBoolean writerReleased = new AtomicBoolean();
 		BatchWriter<Integer> writer = new BatchWriter<>() {
 
@@ -212,7 +233,7 @@ class ReadyBatchesTests {
 		AtomicInteger taken = new AtomicInteger();
 		int cap = 1000;
 		// Numbers of 4 digits and a newline: 200 fill the cap. A fused source is polled, with
-		// no prefetch, into a first batch of up to four caps.
+		// no prefetch.
 		Flux<Integer> range = Flux.range(1000, 9000);
 		Flux<Integer> values = (fused ? range : range.hide()).doOnNext((value) -> taken.incrementAndGet());
 		StepVerifier.create(encoder(cap).encode(values, this.factory, INTEGER,
@@ -221,8 +242,7 @@ class ReadyBatchesTests {
 			.expectNoEvent(Duration.ofMillis(50))
 			.thenCancel()
 			.verify();
-		int limit = fused ? cap * ReadyBatches.BatchingSubscriber.WHOLE_BODY_BATCHES / 5 + 1
-				: cap / 5 + 2 * ReadyBatches.PREFETCH;
+		int limit = fused ? cap / 5 + 1 : cap / 5 + 2 * ReadyBatches.PREFETCH;
 		assertThat(taken.get()).isLessThanOrEqualTo(limit);
 		this.factory.assertNoLeaks();
 	}

@@ -8,8 +8,8 @@ import org.springframework.core.io.buffer.DataBufferFactory;
 /**
  * Writes the values of a {@code Flux} as the stock Jackson encoder does: a JSON array
  * ({@code [} before the first value, {@code ,} between values, {@code ]} after the last,
- * {@code []} for none) or, for a streaming media type, each value followed by a
- * newline. The array's {@code [} is written with the first value or at the end, never
+ * {@code []} for none) or, for a streaming media type, each value followed by the
+ * separator. The array's {@code [} is written with the first value or at the end, never
  * before: until then the response is not committed, and an error is an ordinary error
  * response.
  *
@@ -19,61 +19,51 @@ final class JsonSequenceBatchWriter implements BatchWriter<Object> {
 
 	private final JsonValueWriter values;
 
-	/** Whether the body is a stream: each value followed by a newline, not an array. */
-	private final boolean stream;
+	/** What follows each value of a stream; {@code null} for an array. */
+	private final byte @Nullable [] separator;
 
 	private boolean first = true;
 
 	/**
 	 * Create a writer of one body.
 	 * @param values writes the JSON of each value
-	 * @param stream whether the body is a stream of values, each followed by a newline,
-	 * rather than an array
+	 * @param separator what follows each value of a stream, or {@code null} for an array
 	 */
-	JsonSequenceBatchWriter(JsonValueWriter values, boolean stream) {
+	JsonSequenceBatchWriter(JsonValueWriter values, byte @Nullable [] separator) {
 		this.values = values;
-		this.stream = stream;
+		this.separator = separator;
 	}
 
 	@Override
 	public void write(Object value, DataBuffer batch) {
-		int mark = this.values.mark(batch);
+		byte[] separator = this.separator;
+		if (separator != null) {
+			this.values.write(value, batch);
+			batch.write(separator);
+			return;
+		}
+		int mark = batch.writePosition();
+		batch.write(this.first ? (byte) '[' : (byte) ',');
 		try {
-			if (this.stream) {
-				this.values.write(value, batch);
-				this.values.writeRaw('\n', batch);
-				return;
-			}
-			this.values.writeRaw(this.first ? '[' : ',', batch);
 			this.values.write(value, batch);
 		}
 		catch (RuntimeException | Error ex) {
-			this.values.rollback(batch, mark);
+			batch.writePosition(mark);
 			throw ex;
 		}
 		this.first = false;
 	}
 
 	@Override
-	public int size(DataBuffer batch) {
-		return this.values.size(batch);
-	}
-
-	@Override
-	public void flush(DataBuffer batch) {
-		this.values.flush(batch);
-	}
-
-	@Override
 	public @Nullable DataBuffer complete(@Nullable DataBuffer batch, DataBufferFactory bufferFactory) {
-		if (this.stream) {
+		if (this.separator != null) {
 			return batch;
 		}
 		DataBuffer last = (batch != null) ? batch : bufferFactory.allocateBuffer(2);
 		if (this.first) {
-			this.values.writeRaw('[', last);
+			last.write((byte) '[');
 		}
-		this.values.writeRaw(']', last);
+		last.write((byte) ']');
 		return last;
 	}
 

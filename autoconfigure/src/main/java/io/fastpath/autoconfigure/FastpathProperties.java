@@ -139,7 +139,10 @@ public class FastpathProperties {
 			/**
 			 * Size a batch is kept within. Each batch is a write, a flush and a wake-up of
 			 * the reader: larger batches cost less per byte; smaller ones hold less of a
-			 * large body before its first byte goes out, and less memory per response.
+			 * large body before its first byte goes out, and less memory per response. The
+			 * first batch of a JSON array response from a Flux over a collection or a range
+			 * may hold four times this (at most 256KB), so that such a body goes out whole,
+			 * with its length.
 			 */
 			private DataSize batchSize = DataSize.ofBytes(JsonBatchEncoding.DEFAULT_CAP);
 

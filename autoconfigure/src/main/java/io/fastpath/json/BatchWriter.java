@@ -26,11 +26,29 @@ interface BatchWriter<T> {
 	void write(T value, DataBuffer batch);
 
 	/**
+	 * The bytes written for the batch: what it holds, and what the writer holds to put
+	 * into it when it is {@linkplain #flush flushed}.
+	 * @param batch the buffer being written into
+	 * @return the size the batch has once flushed
+	 */
+	default int size(DataBuffer batch) {
+		return batch.readableByteCount();
+	}
+
+	/**
+	 * Put into the batch what the writer holds for it: called before the batch goes out.
+	 * @param batch the buffer being written into
+	 */
+	default void flush(DataBuffer batch) {
+	}
+
+	/**
 	 * Write what ends the body after its last value.
 	 * @param batch the buffer that holds values not emitted yet, or {@code null}
 	 * @param bufferFactory the factory to allocate a buffer from when there is none and the
 	 * body has an end to write
-	 * @return the buffer to emit last, or {@code null} when there is nothing to emit
+	 * @return the buffer to emit last (flushed before it goes out), or {@code null} when
+	 * there is nothing to emit
 	 */
 	@Nullable DataBuffer complete(@Nullable DataBuffer batch, DataBufferFactory bufferFactory);
 

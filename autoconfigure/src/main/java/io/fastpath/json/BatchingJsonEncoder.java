@@ -8,8 +8,10 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.fastpath.codec.WriteEvent;
@@ -75,7 +77,7 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 			return this.stock.encode(inputStream, bufferFactory, elementType, mimeType, hints);
 		}
 		// A streaming type has a separator between values, as the writer of the body finds it.
-		WriteEvent.Kind kind = (StockJsonWriting.separator(this.stock, mimeType) != null) ? WriteEvent.Kind.JSON_STREAM
+		WriteEvent.Kind kind = StockJsonWriting.isStreaming(this.stock, mimeType) ? WriteEvent.Kind.JSON_STREAM
 				: WriteEvent.Kind.JSON_ARRAY;
 		return new ReadyBatches<Object>(inputStream, bufferFactory, () -> writer(elementType, mimeType, hints),
 				this.cap, this.listener, kind, OneBatchBody.from(hints));
@@ -89,12 +91,27 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 			throw new IllegalStateException("No ObjectMapper for " + elementType);
 		}
 		ObjectWriter writer = StockJsonWriting.objectWriter(this.stock, mapper, elementType, mimeType, hints);
+		JsonEncoding encoding = StockJsonWriting.jsonEncoding(mimeType);
 		BatchOutputStream output = new BatchOutputStream();
-		// Created from the mapper, as the stock encoder creates it: the writer's view and
-		// filters apply to the values, the mapper's settings to the generator.
-		JsonGenerator generator = mapper.createGenerator(output, StockJsonWriting.jsonEncoding(mimeType));
-		JsonValueWriter values = new JsonValueWriter(output, generator, writer.writeValues(generator), logger, hints);
-		return new JsonSequenceBatchWriter(values, StockJsonWriting.separator(this.stock, mimeType));
+		JsonValueWriter values;
+		if (encoding == JsonEncoding.UTF8 && !mapper.isEnabled(SerializationFeature.INDENT_OUTPUT)
+				&& " ".equals(mapper.tokenStreamFactory().getRootValueSeparator())) {
+			// Compact UTF-8 with the default root value separator, a space, which stock drops
+			// from every value after the first: the generator buffers across values (see
+			// JsonValueWriter), so it writes no separator and is not flushed after each value;
+			// its other settings are the mapper's, as the stock encoder's generator has them.
+			ObjectWriter buffering = writer.without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE)
+				.withRootValueSeparator((String) null);
+			JsonGenerator generator = buffering.createGenerator(output, encoding);
+			values = new JsonValueWriter(output, generator, buffering.writeValues(generator), true, logger, hints);
+		}
+		else {
+			// Created from the mapper, as the stock encoder creates it: the writer's view and
+			// filters apply to the values, the mapper's settings to the generator.
+			JsonGenerator generator = mapper.createGenerator(output, encoding);
+			values = new JsonValueWriter(output, generator, writer.writeValues(generator), false, logger, hints);
+		}
+		return new JsonSequenceBatchWriter(values, StockJsonWriting.isStreaming(this.stock, mimeType));
 	}
 
 	@Override

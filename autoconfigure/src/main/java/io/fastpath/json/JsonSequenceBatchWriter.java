@@ -8,8 +8,8 @@ import org.springframework.core.io.buffer.DataBufferFactory;
 /**
  * Writes the values of a {@code Flux} as the stock Jackson encoder does: a JSON array
  * ({@code [} before the first value, {@code ,} between values, {@code ]} after the last,
- * {@code []} for none) or, for a streaming media type, each value followed by the
- * separator. The array's {@code [} is written with the first value or at the end, never
+ * {@code []} for none) or, for a streaming media type, each value followed by a
+ * newline. The array's {@code [} is written with the first value or at the end, never
  * before: until then the response is not committed, and an error is an ordinary error
  * response.
  *
@@ -19,51 +19,61 @@ final class JsonSequenceBatchWriter implements BatchWriter<Object> {
 
 	private final JsonValueWriter values;
 
-	/** What follows each value of a stream; {@code null} for an array. */
-	private final byte @Nullable [] separator;
+	/** Whether the body is a stream: each value followed by a newline, not an array. */
+	private final boolean stream;
 
 	private boolean first = true;
 
 	/**
 	 * Create a writer of one body.
 	 * @param values writes the JSON of each value
-	 * @param separator what follows each value of a stream, or {@code null} for an array
+	 * @param stream whether the body is a stream of values, each followed by a newline,
+	 * rather than an array
 	 */
-	JsonSequenceBatchWriter(JsonValueWriter values, byte @Nullable [] separator) {
+	JsonSequenceBatchWriter(JsonValueWriter values, boolean stream) {
 		this.values = values;
-		this.separator = separator;
+		this.stream = stream;
 	}
 
 	@Override
 	public void write(Object value, DataBuffer batch) {
-		byte[] separator = this.separator;
-		if (separator != null) {
-			this.values.write(value, batch);
-			batch.write(separator);
-			return;
-		}
-		int mark = batch.writePosition();
-		batch.write(this.first ? (byte) '[' : (byte) ',');
+		int mark = this.values.mark(batch);
 		try {
+			if (this.stream) {
+				this.values.write(value, batch);
+				this.values.writeRaw('\n', batch);
+				return;
+			}
+			this.values.writeRaw(this.first ? '[' : ',', batch);
 			this.values.write(value, batch);
 		}
 		catch (RuntimeException | Error ex) {
-			batch.writePosition(mark);
+			this.values.rollback(batch, mark);
 			throw ex;
 		}
 		this.first = false;
 	}
 
 	@Override
+	public int size(DataBuffer batch) {
+		return this.values.size(batch);
+	}
+
+	@Override
+	public void flush(DataBuffer batch) {
+		this.values.flush(batch);
+	}
+
+	@Override
 	public @Nullable DataBuffer complete(@Nullable DataBuffer batch, DataBufferFactory bufferFactory) {
-		if (this.separator != null) {
+		if (this.stream) {
 			return batch;
 		}
 		DataBuffer last = (batch != null) ? batch : bufferFactory.allocateBuffer(2);
 		if (this.first) {
-			last.write((byte) '[');
+			this.values.writeRaw('[', last);
 		}
-		last.write((byte) ']');
+		this.values.writeRaw(']', last);
 		return last;
 	}
 

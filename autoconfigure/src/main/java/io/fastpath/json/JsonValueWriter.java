@@ -18,8 +18,14 @@ import org.springframework.core.log.LogFormatUtils;
 /**
  * Writes the JSON values of one body, one after another, into the batches that hold
  * them: one generator and one {@link SequenceWriter} for the whole body, as the stock
- * encoder has, flushed after each value into the batch, so that a value's bytes are
- * copied once, from the generator's recycled buffer into the batch.
+ * encoder has. The generator is either flushed into the batch after each value (the
+ * stock encoder's own generator, for every mapper setting), or it buffers: it fills its
+ * recycled buffer across values and the separators between them, and that buffer goes
+ * into the batch when it is full or when the batch goes out, a few large copies where
+ * flushing after each value makes two small writes a value (a separator and the value)
+ * into the batch, each through the buffer's bounds and reference-count checks.
+ * <p>Positions ({@link #mark}, {@link #size}) count what the batch holds and what the
+ * generator holds for it, so that a value that fails is taken back whole in both modes.
  *
  * @author Fastpath
  */
@@ -36,58 +42,166 @@ final class JsonValueWriter {
 	private final @Nullable Map<String, Object> hints;
 
 	/**
+	 * Whether the generator keeps what it writes until it is full or {@link #flush}ed;
+	 * else it is flushed after each value, and its first byte dropped when it is the root
+	 * value separator (the stock encoder drops it too).
+	 */
+	private final boolean buffering;
+
+	/**
 	 * Whether values are logged: asked once per body, where stock asks for each value
 	 * (Spring's HTTP log is a composite whose level check showed as 4% of a 1000-value
 	 * body's time in a profile); a level changed during one body applies from the next.
 	 */
 	private final boolean logValues;
 
+	/** Whether no value was written yet: the only one with no root value separator. */
+	private boolean firstValue = true;
+
 	private boolean released;
 
 	/**
 	 * Create a writer of values.
 	 * @param output where the generator writes
-	 * @param generator the generator, writing into {@code output}
+	 * @param generator the generator, writing into {@code output}; when buffering, one with
+	 * no root value separator (in place of the default space, which stock drops), no pretty
+	 * printer, and a sequence writer that does not flush after each value
 	 * @param values the sequence writer over that generator
+	 * @param buffering whether the generator is flushed only when full or asked to
 	 * @param logger the logger of the encoded values, at debug and trace level
 	 * @param hints the hints of the body (log prefix, logging suppressed)
 	 */
-	JsonValueWriter(BatchOutputStream output, JsonGenerator generator, SequenceWriter values, Log logger,
-			@Nullable Map<String, Object> hints) {
+	JsonValueWriter(BatchOutputStream output, JsonGenerator generator, SequenceWriter values, boolean buffering,
+			Log logger, @Nullable Map<String, Object> hints) {
 		this.output = output;
 		this.generator = generator;
 		this.values = values;
+		this.buffering = buffering;
 		this.logger = logger;
 		this.hints = hints;
 		this.logValues = logger.isDebugEnabled() && !Hints.isLoggingSuppressed(hints);
 	}
 
 	/**
-	 * Write a value at the end of the batch, or leave the batch as it was and throw the
+	 * Write a value after what is written, or leave everything as it was and throw the
 	 * error the stock encoder would.
 	 * @param value the value
 	 * @param batch the batch
 	 */
 	void write(Object value, DataBuffer batch) {
 		logValue(value);
-		int mark = batch.writePosition();
+		int mark = mark(batch);
 		this.output.target(batch);
-		this.output.valueStarts();
 		try {
-			this.values.write(value);
-			this.values.flush();
+			if (this.buffering) {
+				this.values.write(value);
+				if (this.firstValue) {
+					// Stock drops a leading space from every value's bytes: for the values after
+					// the first, the root value separator this generator does not write; for the
+					// first, a space of its own (written raw), looked for here, once a body.
+					flush(batch);
+					dropLeadingSpace(batch, mark);
+				}
+			}
+			else {
+				this.output.valueStarts();
+				this.values.write(value);
+				this.values.flush();
+			}
 		}
 		catch (InvalidDefinitionException ex) {
-			batch.writePosition(mark);
+			rollback(batch, mark);
 			throw new CodecException("Type definition error: " + ex.getType(), ex);
 		}
 		catch (JacksonException ex) {
-			batch.writePosition(mark);
+			rollback(batch, mark);
 			throw new EncodingException("JSON encoding error: " + ex.getOriginalMessage(), ex);
 		}
 		catch (RuntimeException | Error ex) {
-			batch.writePosition(mark);
+			rollback(batch, mark);
 			throw ex;
+		}
+		finally {
+			this.output.target(null);
+		}
+		this.firstValue = false;
+	}
+
+	private static void dropLeadingSpace(DataBuffer batch, int start) {
+		int end = batch.writePosition();
+		if (start == end || batch.getByte(start) != ' ') {
+			return;
+		}
+		byte[] rest = new byte[end - start - 1];
+		for (int i = 0; i < rest.length; i++) {
+			rest[i] = batch.getByte(start + 1 + i);
+		}
+		batch.writePosition(start);
+		batch.write(rest);
+	}
+
+	/**
+	 * Write an ASCII character that is not JSON (a separator) after what is written.
+	 * @param character the character
+	 * @param batch the batch
+	 */
+	void writeRaw(char character, DataBuffer batch) {
+		if (!this.buffering) {
+			batch.write((byte) character);
+			return;
+		}
+		this.output.target(batch);
+		try {
+			this.generator.writeRaw(character);
+		}
+		finally {
+			this.output.target(null);
+		}
+	}
+
+	/** The position after what is written into the batch, held by the generator or not. */
+	int mark(DataBuffer batch) {
+		return this.buffering ? batch.writePosition() + this.generator.streamWriteOutputBuffered()
+				: batch.writePosition();
+	}
+
+	/**
+	 * Take back what was written after the given mark. When the generator's buffer could
+	 * not reach the batch (the batch could not grow: Jackson empties its buffer before it
+	 * writes it out), bytes before the mark are lost with it, and what the batch holds
+	 * may end inside a value: it is emptied, so that nothing of it goes out.
+	 */
+	void rollback(DataBuffer batch, int mark) {
+		boolean flushed;
+		try {
+			flush(batch);
+			flushed = true;
+		}
+		catch (RuntimeException | Error ex) {
+			flushed = false;
+		}
+		if (flushed && batch.writePosition() >= mark) {
+			batch.writePosition(mark);
+		}
+		else {
+			batch.writePosition(batch.readPosition());
+		}
+	}
+
+	/** The bytes written for the batch, held by the generator or not. */
+	int size(DataBuffer batch) {
+		return this.buffering ? batch.readableByteCount() + this.generator.streamWriteOutputBuffered()
+				: batch.readableByteCount();
+	}
+
+	/** Put into the batch what the generator holds for it. */
+	void flush(DataBuffer batch) {
+		if (!this.buffering || this.generator.streamWriteOutputBuffered() == 0) {
+			return;
+		}
+		this.output.target(batch);
+		try {
+			this.generator.flush();
 		}
 		finally {
 			this.output.target(null);

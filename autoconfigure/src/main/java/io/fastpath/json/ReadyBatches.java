@@ -10,6 +10,7 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Exceptions;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
 import reactor.util.concurrent.Queues;
@@ -30,7 +31,12 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * for more (a source that emits as it is requested, such as a {@code Flux} over a list,
  * delivers a whole prefetch at once), or while it was writing the values before it. A
  * source that delivers values one at a time from a thread of its own gets a batch of
- * each value that arrives while the previous ones are written.
+ * each value that arrives while the previous ones are written. A source that Reactor can
+ * fuse synchronously (a {@code Flux} over a collection or a range, and maps of it) has
+ * every value ready: it is polled as the batch has room, with no queue and no requests,
+ * and the first batch of a JSON array response may hold
+ * {@value BatchingSubscriber#WHOLE_BODY_BATCHES} caps (at most 256 KB), so that such a body
+ * goes out whole, in one buffer with its length, as a {@code List} does.
  * <p>A drain loop in the manner of Reactor Netty's {@code MonoSendMany} (queue,
  * work-in-progress counter, bounded prefetch): Reactor has no operator that groups
  * "what is there now" without a timer, and {@code Flux#buffer} would hold a list of
@@ -152,6 +158,20 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private static final AtomicLongFieldUpdater<BatchingSubscriber> REQUESTED = AtomicLongFieldUpdater
 			.newUpdater(BatchingSubscriber.class, "requested");
 
+		/**
+		 * How many caps the first batch of a JSON array response from a fused source may
+		 * hold, up to {@link #WHOLE_BODY_CEILING}. Such a source is a collection or a range,
+		 * its values computed as they are polled: its body goes out whole in one buffer when
+		 * it ends within this, as stock writes a {@code List}, with a {@code Content-Length}
+		 * and a single write. A larger body, or an endless range, goes on in batches of the
+		 * cap; streaming types and request bodies, which get no length, are batched at the
+		 * cap from the start.
+		 */
+		static final int WHOLE_BODY_BATCHES = 4;
+
+		/** The most the first batch of a fused source holds beyond the cap: 256 KB. */
+		static final int WHOLE_BODY_CEILING = 256 * 1024;
+
 		/** Values written between two requests to the source. */
 		private static final int REPLENISH = PREFETCH - (PREFETCH >> 2);
 
@@ -163,13 +183,26 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		private final int cap;
 
+		/** The size the first batch of a fused source is kept within: see {@link #WHOLE_BODY_BATCHES}. */
+		private final int wholeBodyLimit;
+
 		private final WriteListener listener;
 
 		private final WriteEvent.Kind kind;
 
 		private final @Nullable OneBatchBody oneBatch;
 
-		private final Queue<T> queue = Queues.<T>get(PREFETCH).get();
+		/**
+		 * The values delivered and not yet written, or, fused, the source itself: polling
+		 * it pulls its next value. Set once subscribed.
+		 */
+		private @Nullable Queue<T> queue;
+
+		/**
+		 * Whether the source is fused synchronously: it is pulled from by polling, with no
+		 * requests and no {@code onNext}, and a {@code null} poll is its end.
+		 */
+		private boolean fused;
 
 		private @Nullable Subscription upstream;
 
@@ -219,6 +252,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			this.bufferFactory = bufferFactory;
 			this.writer = writer;
 			this.cap = cap;
+			this.wholeBodyLimit = (oneBatch != null && kind == WriteEvent.Kind.JSON_ARRAY)
+					? Math.max(cap, (int) Math.min((long) cap * WHOLE_BODY_BATCHES, WHOLE_BODY_CEILING)) : cap;
 			this.listener = listener;
 			this.kind = kind;
 			this.oneBatch = oneBatch;
@@ -233,11 +268,28 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		public void onSubscribe(Subscription subscription) {
 			if (Operators.validate(this.upstream, subscription)) {
 				this.upstream = subscription;
+				this.queue = fuse(subscription);
 				this.actual.onSubscribe(this);
 				// The first request is made from the drain loop, so that a source that emits
 				// as it is requested fills the queue before the first batch is written.
 				drain();
 			}
+		}
+
+		/**
+		 * The source itself when it can be fused synchronously (a {@code Flux} over a
+		 * collection or a range, and maps of it): its values are all ready, and polling them
+		 * spares a queue, a drain and an atomic increment a value. Otherwise a queue of
+		 * the prefetch.
+		 */
+		@SuppressWarnings("unchecked")
+		private Queue<T> fuse(Subscription subscription) {
+			if (subscription instanceof Fuseable.QueueSubscription<?> source
+					&& source.requestFusion(Fuseable.SYNC) == Fuseable.SYNC) {
+				this.fused = true;
+				return (Queue<T>) source;
+			}
+			return Queues.<T>get(PREFETCH).get();
 		}
 
 		@Override
@@ -246,7 +298,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				Operators.onNextDropped(value, currentContext());
 				return;
 			}
-			if (!this.queue.offer(value)) {
+			if (!queue().offer(value)) {
 				upstream().cancel();
 				onError(Operators.onOperatorError(Exceptions.failWithOverflow(Exceptions.BACKPRESSURE_ERROR_QUEUE_FULL),
 						currentContext()));
@@ -293,6 +345,14 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			drain();
 		}
 
+		private Queue<T> queue() {
+			Queue<T> queue = this.queue;
+			if (queue == null) {
+				throw new IllegalStateException("Not subscribed");
+			}
+			return queue;
+		}
+
 		private Subscription upstream() {
 			Subscription upstream = this.upstream;
 			if (upstream == null) {
@@ -309,7 +369,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			for (;;) {
 				if (!this.prefetched) {
 					this.prefetched = true;
-					upstream().request(PREFETCH);
+					if (!this.fused) {
+						upstream().request(PREFETCH);
+					}
 				}
 				if (!drainReady()) {
 					return;
@@ -338,16 +400,30 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					if (!demand) {
 						return true;
 					}
-					emit(current, true);
+					if (flush(current)) {
+						emit(current, true);
+					}
 					continue;
 				}
 				boolean done = this.done;
-				T value = this.stopped ? null : this.queue.poll();
+				T value = null;
+				if (this.fused) {
+					if (!done) {
+						value = pollFused();
+						done = (value == null);
+					}
+				}
+				else if (!this.stopped) {
+					value = queue().poll();
+				}
 				if (value == null) {
 					if (done) {
 						return !end(demand);
 					}
 					if (current != null && demand) {
+						if (!flush(current)) {
+							continue;
+						}
 						emit(current, false);
 					}
 					return true;
@@ -356,7 +432,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					current = this.bufferFactory.allocateBuffer(this.nextCapacity);
 					this.batch = current;
 				}
-				int before = current.readableByteCount();
+				int before = this.writer.size(current);
 				try {
 					this.writer.write(value, current);
 				}
@@ -364,21 +440,52 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					stop(ex);
 					continue;
 				}
-				this.largestValue = Math.max(this.largestValue, current.readableByteCount() - before);
+				this.largestValue = Math.max(this.largestValue, this.writer.size(current) - before);
 				this.written++;
-				if (++this.consumed == REPLENISH) {
+				if (!this.fused && ++this.consumed == REPLENISH) {
 					this.consumed = 0;
 					upstream().request(REPLENISH);
 				}
 			}
 		}
 
-		/** End the body with an error of writing: the values written before it go out first. */
+		/**
+		 * The next value of a fused source; {@code null} once it has ended, completed or
+		 * failed (its error then ends the body, after the values written before it).
+		 */
+		private @Nullable T pollFused() {
+			T value;
+			try {
+				value = queue().poll();
+			}
+			catch (Throwable ex) {
+				this.error = Operators.onOperatorError(upstream(), ex, currentContext());
+				this.done = true;
+				return null;
+			}
+			if (value == null) {
+				this.done = true;
+			}
+			return value;
+		}
+
+		/**
+		 * End the body with an error of writing: the values written before it go out first.
+		 * The source is cancelled unless it has ended already.
+		 */
 		private void stop(Throwable ex) {
 			this.stopped = true;
-			upstream().cancel();
-			this.queue.clear();
-			this.error = Operators.onOperatorError(ex, currentContext());
+			if (!this.done) {
+				upstream().cancel();
+			}
+			Throwable error = Operators.onOperatorError(ex, currentContext());
+			if (this.error == null) {
+				this.error = error;
+			}
+			else {
+				// The source's own error came first and ends the body
+				Operators.onErrorDropped(error, currentContext());
+			}
 			this.done = true;
 		}
 
@@ -398,15 +505,17 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				}
 			}
 			DataBuffer last = this.batch;
-			if (last != null && last.readableByteCount() > 0) {
+			if (last != null && this.writer.size(last) > 0) {
 				if (!demand) {
 					return false;
 				}
-				OneBatchBody body = this.oneBatch;
-				if (body != null && this.emitted == 0 && this.error == null) {
-					body.markOneBatch();
+				if (flush(last)) {
+					OneBatchBody body = this.oneBatch;
+					if (body != null && this.emitted == 0 && this.error == null) {
+						body.markOneBatch();
+					}
+					emit(last, false);
 				}
-				emit(last, false);
 			}
 			releaseAll();
 			Throwable error = this.error;
@@ -421,14 +530,35 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		}
 
 		/**
-		 * Whether the batch takes no more values: it holds the cap, or the largest value
-		 * written so far would take it past the cap. Emitted before that value rather than
+		 * Whether the batch takes no more values: it holds its limit, or the largest value
+		 * written so far would take it past the limit. Emitted before that value rather than
 		 * after, a batch stays within the capacity it was allocated with (the cap, once a
 		 * batch was full), where growing it would copy it whole into a buffer twice its size.
+		 * The limit is the cap, but for the first batch of a fused source (see
+		 * {@link #WHOLE_BODY_BATCHES}).
 		 */
 		private boolean isFull(DataBuffer batch) {
-			int size = batch.readableByteCount();
-			return size >= this.cap || (size > 0 && size + this.largestValue > this.cap);
+			int limit = (this.fused && this.emitted == 0) ? this.wholeBodyLimit : this.cap;
+			int size = this.writer.size(batch);
+			return size >= limit || (size > 0 && size + this.largestValue > limit);
+		}
+
+		/**
+		 * Put into the batch what the writer holds for it, before it goes out. Should that
+		 * fail (the batch could not grow), the batch is released and the error ends the body.
+		 * @return whether the batch is whole and can go out
+		 */
+		private boolean flush(DataBuffer current) {
+			try {
+				this.writer.flush(current);
+				return true;
+			}
+			catch (Throwable ex) {
+				this.batch = null;
+				DataBufferUtils.release(current);
+				stop(ex);
+				return false;
+			}
 		}
 
 		/**
@@ -457,7 +587,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			if (current != null) {
 				DataBufferUtils.release(current);
 			}
-			this.queue.clear();
+			Queue<T> queue = this.queue;
+			if (queue != null) {
+				queue.clear();
+			}
 			this.writer.release();
 		}
 

@@ -146,7 +146,8 @@ final class ServerSentEventBatchWriter implements BatchWriter<Object> {
 			BatchOutputStream output = new BatchOutputStream();
 			// Created from the writer, as the stock encoder creates it for a single value.
 			JsonGenerator generator = writer.createGenerator(output, StockJsonWriting.jsonEncoding(this.mediaType));
-			values = new JsonValueWriter(output, generator, writer.writeValues(generator), this.logger, this.hints);
+			values = new JsonValueWriter(output, generator, writer.writeValues(generator), false, this.logger,
+					this.hints);
 			this.values = values;
 		}
 		return values;

@@ -24,15 +24,13 @@ import org.springframework.util.MimeType;
 /**
  * How a stock {@link JacksonJsonEncoder} (exactly that class, whose protected methods are
  * known) writes: its mapper for a type and media type, its {@code ObjectWriter} for the
- * hints ({@code @JsonView}, filters), its JSON encoding for a charset, its separator for
- * streaming media types. The encoder keeps these to itself (protected or private), so
+ * hints ({@code @JsonView}, filters), its JSON encoding for a charset, whether a media type
+ * is a stream. The encoder keeps these to itself (protected or private), so
  * they are derived here from what it makes public, to the same result.
  *
  * @author Fastpath
  */
 final class StockJsonWriting {
-
-	private static final byte[] NEWLINE = { '\n' };
 
 	private static final Map<String, JsonEncoding> ENCODINGS = new HashMap<>();
 
@@ -102,14 +100,17 @@ final class StockJsonWriting {
 		return (encoding != null) ? encoding : JsonEncoding.UTF8;
 	}
 
-	/** What follows each value written as the media type: a newline for a streaming type. */
-	static byte @Nullable [] separator(JacksonJsonEncoder encoder, @Nullable MimeType mimeType) {
+	/**
+	 * Whether the encoder writes the media type as a stream, each value followed by a
+	 * newline, rather than as a JSON array.
+	 */
+	static boolean isStreaming(JacksonJsonEncoder encoder, @Nullable MimeType mimeType) {
 		for (MediaType streaming : encoder.getStreamingMediaTypes()) {
 			if (streaming.isCompatibleWith(mimeType)) {
-				return NEWLINE;
+				return true;
 			}
 		}
-		return null;
+		return false;
 	}
 
 }

@@ -7,11 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
 import org.jspecify.annotations.Nullable;
@@ -19,12 +22,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -105,17 +115,34 @@ class JsonBatchEncodingDifferentialTests {
 		for (int position = 0; position <= items.size(); position++) {
 			List<Item> before = items.subList(0, position);
 			Function<Boolean, Flux<Item>> source = (async) -> source(before, async).concatWith(Flux.error(boom));
-			for (int cap : CAPS) {
-				for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
-					assertSameBody(new EncoderHttpMessageWriter<>(encoder),
-							jsonWriter(encoder, cap), source,
-							ResolvableType.forClass(Item.class), mediaType, Map.of(), factoryName,
-							"error at " + position + " " + mediaType + " cap " + cap);
-				}
-				assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap), source,
-						ResolvableType.forClass(Item.class), MediaType.TEXT_EVENT_STREAM, Map.of(), factoryName,
-						"error at " + position + " sse cap " + cap);
+			assertBothEndAlike(encoder, source, factoryName, "error at " + position);
+			if (position < items.size()) {
+				// A Flux over a list is fused with the batching writer: its mapping fails in a
+				// poll of the writer's, where stock sees an onError.
+				int failing = position;
+				List<Integer> indexes = IntStream.rangeClosed(0, failing).boxed().toList();
+				Function<Boolean, Flux<Item>> mapped = (async) -> source(indexes, async).map((index) -> {
+					if (index == failing) {
+						throw boom;
+					}
+					return items.get(index);
+				});
+				assertBothEndAlike(encoder, mapped, factoryName, "mapping error at " + position);
 			}
+		}
+	}
+
+	private static void assertBothEndAlike(JacksonJsonEncoder encoder, Function<Boolean, Flux<Item>> source,
+			String factoryName, String description) {
+		for (int cap : CAPS) {
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+				assertSameBody(new EncoderHttpMessageWriter<>(encoder), jsonWriter(encoder, cap), source,
+						ResolvableType.forClass(Item.class), mediaType, Map.of(), factoryName,
+						description + " " + mediaType + " cap " + cap);
+			}
+			assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap), source,
+					ResolvableType.forClass(Item.class), MediaType.TEXT_EVENT_STREAM, Map.of(), factoryName,
+					description + " sse cap " + cap);
 		}
 	}
 
@@ -142,6 +169,113 @@ class JsonBatchEncodingDifferentialTests {
 				assertSameBody(new ServerSentEventHttpMessageWriter(encoder), sseWriter(encoder, cap), source,
 						ResolvableType.forClass(Object.class), MediaType.TEXT_EVENT_STREAM, Map.of(), factoryName,
 						"unwritable at " + position + " sse cap " + cap, false);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "root value separator \"{0}\"")
+	@ValueSource(strings = { "\n", "", "--" })
+	void aMapperWithARootValueSeparatorOfItsOwnIsWrittenAsStockWritesIt(String separator) {
+		// Stock drops a leading space from each value's bytes and keeps any other separator
+		JacksonJsonEncoder encoder = new JacksonJsonEncoder(
+				JsonMapper.builder(JsonFactory.builder().rootValueSeparator(separator).build()).build());
+		Random random = TestSeed.random("rootValueSeparator" + separator);
+		for (int round = 0; round < 10; round++) {
+			List<Item> items = randomItems(random);
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+				assertSameBody(new EncoderHttpMessageWriter<>(encoder), jsonWriter(encoder, JsonBatchEncoding.DEFAULT_CAP),
+						(async) -> source(items, async), ResolvableType.forClass(Item.class), mediaType, Map.of(),
+						"netty", round + " " + mediaType);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "indent {0}, {1} buffers")
+	@MethodSource("writers")
+	void valuesWrittenRawWithALeadingSpaceAreWrittenAsStockWritesThem(boolean indent, String factoryName) {
+		// Stock drops the first byte of every value when it is a space: the first value's own
+		// space, and the root value separator of the others
+		JacksonJsonEncoder encoder = encoder(indent);
+		List<RawValue> values = List.of(new RawValue(" 1"), new RawValue("  2"), new RawValue("3"), new RawValue(" 4"));
+		for (int cap : CAPS) {
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+				assertSameBody(new EncoderHttpMessageWriter<>(encoder), jsonWriter(encoder, cap),
+						(async) -> source(values, async), ResolvableType.forClass(RawValue.class), mediaType, Map.of(),
+						factoryName, mediaType + " cap " + cap);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/json", "application/x-ndjson" })
+	void aBatchThatCannotGrowEndsTheBodyWithNoPartOfAValue(String mediaTypeName) {
+		// Buffers that cannot grow past 10,000 bytes: the generator's second flush of its
+		// 8,000-byte buffer into the batch fails, after Jackson emptied that buffer, so the
+		// batch may end inside a value. Nothing of it may go out: what was sent, if anything,
+		// is stock's body cut after a whole value.
+		MediaType mediaType = MediaType.parseMediaType(mediaTypeName);
+		List<ByteBuf> allocated = new ArrayList<>();
+		NettyDataBufferFactory capped = new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT) {
+
+			@Override
+			public NettyDataBuffer allocateBuffer(int initialCapacity) {
+				ByteBuf buffer = getByteBufAllocator().buffer(Math.min(initialCapacity, 10_000), 10_000);
+				allocated.add(buffer);
+				return wrap(buffer);
+			}
+
+		};
+		JacksonJsonEncoder encoder = encoder(false);
+		List<Item> items = randomItems(TestSeed.random("cannotGrow" + mediaTypeName), 1000);
+		WrittenBody expected = WrittenBody.write(new EncoderHttpMessageWriter<>(encoder), Flux.fromIterable(items),
+				ResolvableType.forClass(Item.class), mediaType, DefaultDataBufferFactory.sharedInstance, Map.of());
+		assertThat(expected.bytes().length).isGreaterThan(20_000);
+		for (int cap : new int[] { 4_000, JsonBatchEncoding.DEFAULT_CAP }) {
+			allocated.clear();
+			WrittenBody actual = WrittenBody.write(jsonWriter(encoder, cap), Flux.fromIterable(items),
+					ResolvableType.forClass(Item.class), mediaType, capped, Map.of());
+			String as = mediaType + " cap " + cap;
+			String sent = new String(actual.bytes(), StandardCharsets.ISO_8859_1);
+			String stock = new String(expected.bytes(), StandardCharsets.ISO_8859_1);
+			Throwable error = actual.error();
+			if (error == null) {
+				// Batches of 4,000 bytes that never reach the limit (an NDJSON stream's), or...
+				assertThat(cap).as(as).isNotEqualTo(JsonBatchEncoding.DEFAULT_CAP);
+				assertThat(sent).as(as).isEqualTo(stock);
+			}
+			else {
+				// ...Netty's error, as it is or in Jackson's and Spring's wrapping (stock's own)
+				assertThat(NestedExceptionUtils.getMostSpecificCause(error)).as(as)
+					.isInstanceOf(IndexOutOfBoundsException.class);
+				assertThat(stock).as(as).startsWith(sent);
+				if (!sent.isEmpty()) {
+					String next = stock.substring(sent.length(), sent.length() + 1);
+					assertThat(next).as(as).isEqualTo(mediaType.equals(MediaType.APPLICATION_NDJSON) ? "{" : ",");
+				}
+			}
+			assertThat(allocated).as(as).allSatisfy((buffer) -> assertThat(buffer.refCnt()).isZero());
+		}
+	}
+
+	@ParameterizedTest(name = "indent {0}, {1} buffers")
+	@MethodSource("writers")
+	void aValueThatFailsAfterMoreThanTheGeneratorBuffersIsTakenBackWhole(boolean indent, String factoryName) {
+		// The generator's buffer is 8,000 bytes: this value's first field is written past it,
+		// so a generator that buffers across values has put part of the value into the batch
+		// when the second field fails, and the value is taken back from the batch as well.
+		Random random = TestSeed.random("longUnwritable" + indent + factoryName);
+		JacksonJsonEncoder encoder = encoder(indent);
+		List<Item> items = randomItems(random, 150);
+		for (int position : new int[] { 0, 1, 40, 150 }) {
+			List<Object> values = new ArrayList<>(items.subList(0, position));
+			values.add(new LongUnwritable());
+			Function<Boolean, Flux<Object>> source = (async) -> source(values, async);
+			for (int cap : CAPS) {
+				for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+					assertSameBody(new EncoderHttpMessageWriter<>(encoder), jsonWriter(encoder, cap), source,
+							ResolvableType.forClass(Object.class), mediaType, Map.of(), factoryName,
+							"long unwritable at " + position + " " + mediaType + " cap " + cap);
+				}
 			}
 		}
 	}
@@ -282,6 +416,19 @@ class JsonBatchEncodingDifferentialTests {
 
 		public String getFirst() {
 			return "written";
+		}
+
+		public String getSecond() {
+			throw new IllegalStateException("cannot be written");
+		}
+
+	}
+
+	/** A value that fails after more bytes than a generator buffers are written. */
+	static final class LongUnwritable {
+
+		public String getFirst() {
+			return "x".repeat(20_000);
 		}
 
 		public String getSecond() {

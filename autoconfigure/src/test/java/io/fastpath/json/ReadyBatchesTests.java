@@ -10,10 +10,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import io.fastpath.codec.WriteEvent;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +29,7 @@ import reactor.test.StepVerifier;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
@@ -61,17 +64,105 @@ class ReadyBatchesTests {
 
 	@Test
 	void aBatchIsEmittedOnceTheNextValueCouldTakeItPastTheCap() {
-		List<Integer> sizes = new ArrayList<>();
-		Flux<DataBuffer> batches = encoder(100)
-			.encode(Flux.range(0, 1000), this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
-			.doOnNext((batch) -> sizes.add(batch.readableByteCount()));
-		WrittenBody body = WrittenBody.collect(batches);
+		// hide(): a source that is not fused, whose first batch is kept within the cap too
+		List<Integer> sizes = batchSizes(Flux.range(0, 1000).hide(), 100);
 		// 3891 bytes: 2890 digits, 999 commas and the brackets. The largest value with its
 		// comma takes 4 bytes: every batch but the last holds 97 to 100 bytes, never more
 		// (a batch past the cap would have grown, copied whole into a larger buffer).
-		assertThat(body.bytes()).hasSize(3891);
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
 		assertThat(sizes.subList(0, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
 		assertThat(sizes.get(sizes.size() - 1)).isBetween(1, 100);
+	}
+
+	@Test
+	void theFirstBatchOfAJsonArrayResponseFromAFusedSourceHoldsUpToFourCaps() {
+		// Flux.range is fused: its first batch is kept within 400 bytes, the next within 100
+		List<Integer> sizes = batchSizes(Flux.range(0, 1000), 100, MediaType.APPLICATION_JSON, new OneBatchBody());
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
+		assertThat(sizes.get(0)).isBetween(397, 400);
+		assertThat(sizes.subList(1, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
+	}
+
+	@Test
+	void aJsonArrayResponseThatAFusedSourceGivesWithinFourCapsGoesOutWholeInOneBuffer() {
+		// 3891 bytes within 4 caps of 1000: one buffer, marked as the whole body; the same
+		// values not fused: four
+		OneBatchBody whole = new OneBatchBody();
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_JSON, whole)).containsExactly(3891);
+		assertThat(whole.isOneBatch()).isTrue();
+		OneBatchBody hidden = new OneBatchBody();
+		assertThat(batchSizes(Flux.range(0, 1000).hide(), 1000, MediaType.APPLICATION_JSON, hidden)).hasSize(4);
+		assertThat(hidden.isOneBatch()).isFalse();
+	}
+
+	@Test
+	void aStreamOrABodyWithoutALengthFromAFusedSourceIsBatchedAtTheCap() {
+		// Neither a stream nor a body that cannot get a length (no OneBatchBody: a request
+		// body) waits for more than a cap of values
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_NDJSON, new OneBatchBody()))
+			.hasSize(4);
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_JSON, null)).hasSize(4);
+	}
+
+	private List<Integer> batchSizes(Flux<Integer> values, int cap) {
+		return batchSizes(values, cap, MediaType.APPLICATION_JSON, null);
+	}
+
+	private List<Integer> batchSizes(Flux<Integer> values, int cap, MediaType mediaType,
+			@Nullable OneBatchBody oneBatch) {
+		List<Integer> sizes = new ArrayList<>();
+		Map<String, Object> hints = (oneBatch != null) ? Map.of(OneBatchBody.HINT, oneBatch) : Map.of();
+		WrittenBody body = WrittenBody.collect(encoder(cap)
+			.encode(values, this.factory, INTEGER, mediaType, hints)
+			.doOnNext((batch) -> sizes.add(batch.readableByteCount())));
+		assertThat(body.error()).isNull();
+		this.factory.assertNoLeaks();
+		return sizes;
+	}
+
+	@ParameterizedTest(name = "cap {0}")
+	@ValueSource(ints = { 4, 1000 })
+	void aBatchThatCannotBeFlushedIsReleasedAndItsErrorEndsTheBody(int cap) {
+		// A writer that holds what it writes until the batch goes out, and then cannot put it
+		// there: with cap 4 the first full batch fails, with cap 1000 the last
+		AtomicBoolean writerReleased = new AtomicBoolean();
+		BatchWriter<Integer> writer = new BatchWriter<>() {
+
+			private int held;
+
+			@Override
+			public void write(Integer value, DataBuffer batch) {
+				this.held++;
+			}
+
+			@Override
+			public int size(DataBuffer batch) {
+				return batch.readableByteCount() + this.held;
+			}
+
+			@Override
+			public void flush(DataBuffer batch) {
+				throw new IllegalStateException("no room");
+			}
+
+			@Override
+			public DataBuffer complete(DataBuffer batch, DataBufferFactory bufferFactory) {
+				return batch;
+			}
+
+			@Override
+			public void release() {
+				writerReleased.set(true);
+			}
+
+		};
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Flux<Integer> values = Flux.range(0, 40).doOnCancel(() -> cancelled.set(true));
+		StepVerifier.create(new ReadyBatches<>(values, this.factory, () -> writer, cap, WriteListener.NONE,
+				WriteEvent.Kind.JSON_STREAM))
+			.verifyErrorMessage("no room");
+		assertThat(writerReleased).isTrue();
+		assertThat(cancelled.get()).isEqualTo(cap == 4);
 		this.factory.assertNoLeaks();
 	}
 
@@ -105,9 +196,16 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
-	@Test
-	void anErrorWhileValuesWaitForDemandComesAfterThem() {
-		Flux<Integer> values = Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
+	@ParameterizedTest(name = "fused {0}")
+	@ValueSource(booleans = { false, true })
+	void anErrorWhileValuesWaitForDemandComesAfterThem(boolean fused) {
+		// Fused, the error is thrown by a poll of the writer's; else it is an onError
+		Flux<Integer> values = fused ? Flux.range(1, 4).map((value) -> {
+			if (value == 4) {
+				throw new IllegalStateException("boom");
+			}
+			return value;
+		}) : Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
 		StepVerifier.create(encoder(64 * 1024).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
 			.expectSubscription()
@@ -129,19 +227,23 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
-	@Test
-	void withoutDemandNoMoreIsTakenFromTheSourceThanTheCapAndThePrefetch() {
+	@ParameterizedTest(name = "fused {0}")
+	@ValueSource(booleans = { false, true })
+	void withoutDemandNoMoreIsTakenFromTheSourceThanTheFirstBatchAndThePrefetch(boolean fused) {
 		AtomicInteger taken = new AtomicInteger();
 		int cap = 1000;
-		// Numbers of 4 digits and a newline: 200 fill the cap
-		Flux<Integer> values = Flux.range(1000, 9000).doOnNext((value) -> taken.incrementAndGet());
+		// Numbers of 4 digits and a newline: 200 fill the cap. A fused source is polled, with
+		// no prefetch.
+		Flux<Integer> range = Flux.range(1000, 9000);
+		Flux<Integer> values = (fused ? range : range.hide()).doOnNext((value) -> taken.incrementAndGet());
 		StepVerifier.create(encoder(cap).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(50))
 			.thenCancel()
 			.verify();
-		assertThat(taken.get()).isLessThanOrEqualTo(cap / 5 + 2 * ReadyBatches.PREFETCH);
+		int limit = fused ? cap / 5 + 1 : cap / 5 + 2 * ReadyBatches.PREFETCH;
+		assertThat(taken.get()).isLessThanOrEqualTo(limit);
 		this.factory.assertNoLeaks();
 	}
 

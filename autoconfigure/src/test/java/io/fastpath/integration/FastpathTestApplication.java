@@ -74,6 +74,11 @@ public class FastpathTestApplication {
 	}
 
 	@Bean
+	HandlingFailures handlingFailures() {
+		return new HandlingFailures();
+	}
+
+	@Bean
 	ServerReads serverReads() {
 		return new ServerReads();
 	}

@@ -3,12 +3,14 @@ package io.fastpath.integration;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import io.fastpath.integration.FastpathTestApplication.Person;
 import io.fastpath.integration.FastpathTestApplication.WriteController;
 import io.fastpath.integration.FastpathTestApplication.WriteHandshakes;
 import io.fastpath.json.JsonBatchEncoding;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,7 +36,9 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  * before its first value is an ordinary error response; and a source that emits one value
  * and waits until the client has received it completes: a writer that held the value for
  * another would never let the client see it (the read times out and fails the test). A
- * {@code Flux} request body sent by Boot's {@code WebClient}, in batches, is read as sent.
+ * {@code Flux} request body sent by Boot's {@code WebClient}, in batches, is read as sent
+ * (on Jetty, retried when Jetty fails stock's read of it with its read race, see
+ * {@code isJettysReadRace}).
  * A JSON array that went out whole in one batch has a {@code Content-Length}; one of
  * several batches is chunked.
  */
@@ -43,8 +47,13 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+	private static final int MAX_ATTEMPTS = 5;
+
 	@Autowired
 	private WriteHandshakes handshakes;
+
+	@Autowired
+	private HandlingFailures failures;
 
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "application/json", "application/x-ndjson", "text/event-stream" })
@@ -126,14 +135,45 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 
 	@Test
 	void aFluxRequestBodySentWithBootsWebClientIsReadAsSent() {
-		Long count = this.client.post()
-			.uri("/json/people/count")
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(Flux.range(0, 1000).map(WriteController::person), Person.class)
-			.retrieve()
-			.bodyToMono(Long.class)
-			.block(TIMEOUT);
-		assertThat(count).isEqualTo(1000);
+		Optional<Long> count = Optional.empty();
+		for (int attempt = 1; count.isEmpty(); attempt++) {
+			String trace = UUID.randomUUID().toString();
+			count = this.client.post()
+				.uri("/json/people/count?trace=" + trace)
+				.contentType(MediaType.APPLICATION_JSON)
+				.body(Flux.range(0, 1000).map(WriteController::person), Person.class)
+				.exchangeToMono((answer) -> answer.statusCode().is2xxSuccessful()
+						? answer.bodyToMono(Long.class).map(Optional::of)
+						: answer.releaseBody().thenReturn(Optional.<Long>empty()))
+				.block(TIMEOUT);
+			if (count.isEmpty()) {
+				Throwable failure = this.failures.failureOf(trace);
+				assertThat(attempt < MAX_ATTEMPTS && isJettysReadRace(failure))
+					.as("attempt %d failed on the server with %s", attempt, failure)
+					.isTrue();
+			}
+		}
+		assertThat(count).contains(1000L);
+	}
+
+	/**
+	 * Whether the server failed with Jetty 12.1's read race: when the first segment of a
+	 * chunked body holds a chunk header and no data, stock Spring's first
+	 * {@code isReady()} finds no content while Jetty's input state is still {@code READY},
+	 * and Jetty throws from {@code ServletChannelState.onReadUnready}. Stock's
+	 * {@code WebClient} sending the same JSON as 32 KB or 64 KB {@code DataBuffer}s to a
+	 * server without Fastpath gets it too (16 and 6 of 300 requests, docs/testing.md);
+	 * Netty writes a chunk header alone when its data is larger than the gathering-write
+	 * limit (32 KB on a new loopback connection). Only that failure is retried, on Jetty.
+	 */
+	private boolean isJettysReadRace(@Nullable Throwable failure) {
+		if (!"Jetty".equals(server()) || !(failure instanceof IllegalStateException)
+				|| failure.getStackTrace().length == 0) {
+			return false;
+		}
+		StackTraceElement thrower = failure.getStackTrace()[0];
+		return thrower.getClassName().equals("org.eclipse.jetty.ee11.servlet.ServletChannelState")
+				&& thrower.getMethodName().equals("onReadUnready");
 	}
 
 	@ParameterizedTest(name = "{0}")

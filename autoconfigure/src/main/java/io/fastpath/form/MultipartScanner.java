@@ -18,10 +18,11 @@ import org.springframework.util.Assert;
  * Boyer–Moore–Horspool search (a delimiter split across buffers is found too), parses
  * each part's headers once, and hands each part's content on as pieces of the buffers
  * it arrived in, never copied: retained views of a Netty buffer, split off a heap buffer.
- * It reads what Spring's {@code MultipartParser} reads, the same way: the first {@code --boundary} anywhere ends the preamble, a part's
- * headers end at the first blank line (CRLF only) and its lines without a colon are
- * ignored, {@code --} right after a boundary ends the body and the epilogue is ignored,
- * and a body that ends before the closing boundary is a {@link DecodingException}.
+ * It reads what Spring's {@code MultipartParser} reads, the same way: the first
+ * {@code --boundary} anywhere ends the preamble, a part's headers end at the first blank
+ * line (CRLF only) and its lines without a colon are ignored, {@code --} right after a
+ * boundary ends the body and the epilogue is ignored, and a body that ends before the
+ * closing boundary is a {@link DecodingException}.
  * <p>Not thread-safe: its owner feeds it one buffer at a time.
  *
  * @author Fastpath

@@ -26,8 +26,9 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * chunks. The body's bytes are the same; on Reactor Netty that one buffer goes out with
  * the headers in a single write and without chunk framing (measured: a {@code Flux} of
  * one {@code byte[]} of 10 records costs 1.30x and 1.19x the time of the same
- * {@code Mono} over real HTTP, interleaved.sh's two runs at 25dcf07). A streaming media type, a {@code Mono}, a body of more than one batch, and a
- * request body ({@code WebClient}) are written as stock writes them.
+ * {@code Mono} over real HTTP, interleaved.sh's two runs at 25dcf07). A streaming media
+ * type, a {@code Mono}, a body of more than one batch, and a request body
+ * ({@code WebClient}) are written as stock writes them.
  *
  * @author Fastpath
  */

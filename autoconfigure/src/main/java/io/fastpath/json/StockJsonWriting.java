@@ -69,7 +69,8 @@ final class StockJsonWriting {
 	/** The writer the encoder creates for the type, media type and hints. */
 	static ObjectWriter objectWriter(JacksonJsonEncoder encoder, JsonMapper mapper, ResolvableType type,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
-		JavaType javaType = encoder.getMapper().constructType(GenericTypeResolver.resolveType(type.getType(), (Class<?>) null));
+		JavaType javaType = encoder.getMapper()
+			.constructType(GenericTypeResolver.resolveType(type.getType(), (Class<?>) null));
 		Class<?> view = null;
 		FilterProvider filters = null;
 		if (hints != null) {

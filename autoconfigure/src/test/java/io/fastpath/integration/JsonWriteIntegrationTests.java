@@ -47,7 +47,7 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	private static final int MAX_ATTEMPTS = 5;
+	private static final int MAX_ATTEMPTS = 10;
 
 	@Autowired
 	private WriteHandshakes handshakes;

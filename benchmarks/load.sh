@@ -13,6 +13,10 @@
 #   DURATION=20 CONNECTIONS=32 benchmarks/load.sh
 #   ONLY=flux-response benchmarks/load.sh     # only the endpoints whose name matches (grep -E)
 #
+# list-response is flux-response's reference: the same 100 orders, returned as a List, which
+# stock writes in one buffer with one write (what the same JSON written once costs); its
+# requests/s bound what batching flux-response can reach.
+#
 # SERVER: the sample's jar is built with -Pall-servers (Reactor Netty, Tomcat and Jetty),
 # and Boot is left the chosen server's auto-configuration alone (spring.autoconfigure.exclude);
 # WebClient stays on Reactor Netty's connector whatever the server. The report goes to
@@ -119,6 +123,7 @@ form-params|POST|/signup|application/x-www-form-urlencoded|$work/signup.form
 form-merged|POST|/search?q=tea&page=2|application/x-www-form-urlencoded|$work/search.form
 webclient-list|GET|/catalog/summary?count=100|-|-
 flux-response|GET|/orders/recent?count=100|-|-
+list-response|GET|/catalog/orders?count=100|-|-
 upload|POST|/support|multipart/form-data; boundary=$UPLOAD_BOUNDARY|$work/upload.multipart
 ENDPOINTS
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The headline comparisons, interleaved: each row's sides run in one JVM, alternating in
-# ~2 ms blocks over many rounds (io.fastpath.benchmarks.Interleaved), so that the drift of
+# ~2 ms blocks over many rounds in a shuffled order (io.fastpath.benchmarks.Interleaved), so that the drift of
 # two shared cores cancels out of the ratios. Time and bytes of whole requests over real
 # HTTP to Reactor Netty, against stock and against stock with Blackbird on its mapper.
 # Writes benchmarks/results/interleaved.md. About 8 minutes on 2 cores, the two 100 MB

@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
 
@@ -45,14 +44,8 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 	 * @return the boundary, or {@code null} if the content type has none
 	 */
 	static byte @Nullable [] boundary(ReactiveHttpInputMessage message, Charset headersCharset) {
-		String contentType = message.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE);
-		String boundary = (contentType != null) ? boundaryParameter(contentType) : null;
-		if (boundary == null) {
-			// None found: the header is parsed as Spring parses it, so that one Spring
-			// rejects fails here as it does in Spring's readers
-			MediaType parsed = message.getHeaders().getContentType();
-			boundary = (parsed != null) ? parsed.getParameter("boundary") : null;
-		}
+		MediaType contentType = message.getHeaders().getContentType();
+		String boundary = (contentType != null) ? contentType.getParameter("boundary") : null;
 		if (boundary == null) {
 			return null;
 		}
@@ -61,80 +54,6 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 			boundary = boundary.substring(1, length - 1);
 		}
 		return boundary.getBytes(headersCharset);
-	}
-
-	/**
-	 * The raw value of a content type's {@code boundary} parameter (quotes kept), when the
-	 * content type has the plain shape browsers and {@code WebClient} send; else
-	 * {@code null}, and the caller parses it as Spring does. Why not only
-	 * {@code getContentType()}: Spring caches parsed media types, but not {@code multipart}
-	 * ones, whose boundaries differ per request, so it parses the header again, about 1 KB
-	 * a request (measured); the exchange has already parsed it once to choose this reader.
-	 * The plain shape is where every Spring version reads the same parameters: no
-	 * backslash, no tab, spaces only after a {@code ;}, every parameter a name, {@code =}
-	 * and a value that is a token without quotes or one whole quoted string, and one
-	 * {@code boundary} among them (its name matched ignoring case). Spring's parsers differ
-	 * on escapes and stray spaces (7.0 and 7.1 read {@code "a\\"} differently), so those
-	 * are left to the one running.
-	 * @param contentType the {@code Content-Type} header's value
-	 * @return the value, or {@code null} if there is none or the shape is not plain
-	 */
-	static @Nullable String boundaryParameter(String contentType) {
-		if (contentType.indexOf('\\') >= 0 || contentType.indexOf('\t') >= 0) {
-			return null;
-		}
-		String value = null;
-		int length = contentType.length();
-		int separator = contentType.indexOf(';');
-		int space = contentType.indexOf(' ');
-		if (separator < 0 || (space >= 0 && space < separator)) {
-			return null;
-		}
-		while (separator < length) {
-			int start = separator + 1;
-			while (start < length && contentType.charAt(start) == ' ') {
-				start++;
-			}
-			int end = start;
-			boolean quoted = false;
-			while (end < length) {
-				char c = contentType.charAt(end);
-				if (c == '"') {
-					quoted = !quoted;
-				}
-				else if (c == ';' && !quoted) {
-					break;
-				}
-				else if (c == ' ' && !quoted) {
-					return null;
-				}
-				end++;
-			}
-			if (end > start) {
-				int equals = contentType.indexOf('=', start);
-				if (equals <= start || equals >= end || contentType.lastIndexOf('"', equals) >= start
-						|| !isTokenOrQuotedString(contentType, equals + 1, end)) {
-					return null;
-				}
-				if (equals - start == 8 && contentType.regionMatches(true, start, "boundary", 0, 8)) {
-					if (value != null) {
-						return null;
-					}
-					value = contentType.substring(equals + 1, end);
-				}
-			}
-			separator = end;
-		}
-		return value;
-	}
-
-	private static boolean isTokenOrQuotedString(String contentType, int start, int end) {
-		int quote = contentType.indexOf('"', start);
-		if (quote < 0 || quote >= end) {
-			return end > start;
-		}
-		return quote == start && end - start >= 2 && contentType.charAt(end - 1) == '"'
-				&& contentType.indexOf('"', start + 1) == end - 1;
 	}
 
 	/**

@@ -32,18 +32,25 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 
 	private boolean disposed;
 
-	MultipartAssembly(byte[] boundary, int maxHeadersSize, Charset headersCharset) {
-		this.scanner = new MultipartScanner(boundary, maxHeadersSize, headersCharset, this);
+	/**
+	 * Assemble the parts of a body.
+	 * @param delimiter the delimiter of its parts ({@link #delimiter})
+	 * @param maxHeadersSize the limit of a part's headers
+	 * @param headersCharset the charset of part headers
+	 */
+	MultipartAssembly(byte[] delimiter, int maxHeadersSize, Charset headersCharset) {
+		this.scanner = new MultipartScanner(delimiter, maxHeadersSize, headersCharset, this);
 	}
 
 	/**
-	 * Spring's {@code MultipartUtils.boundary}, which is not public: the boundary of the
-	 * message's {@code multipart} content type, unquoted, in the headers' charset.
+	 * The delimiter of the message's parts, {@code CRLF--boundary}, with the boundary of
+	 * its {@code multipart} content type as Spring's {@code MultipartUtils.boundary} (not
+	 * public) reads it: unquoted, in the headers' charset.
 	 * @param message the message
 	 * @param headersCharset the charset of part headers
-	 * @return the boundary, or {@code null} if the content type has none
+	 * @return the delimiter, or {@code null} if the content type has no boundary
 	 */
-	static byte @Nullable [] boundary(ReactiveHttpInputMessage message, Charset headersCharset) {
+	static byte @Nullable [] delimiter(ReactiveHttpInputMessage message, Charset headersCharset) {
 		MediaType contentType = message.getHeaders().getContentType();
 		String boundary = (contentType != null) ? contentType.getParameter("boundary") : null;
 		if (boundary == null) {
@@ -51,9 +58,9 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 		}
 		int length = boundary.length();
 		if (length > 2 && boundary.charAt(0) == '"' && boundary.charAt(length - 1) == '"') {
-			boundary = boundary.substring(1, length - 1);
+			return MultipartScanner.delimiter(boundary, 1, length - 1, headersCharset);
 		}
-		return boundary.getBytes(headersCharset);
+		return MultipartScanner.delimiter(boundary, 0, length, headersCharset);
 	}
 
 	/**

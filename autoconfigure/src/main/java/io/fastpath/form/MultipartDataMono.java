@@ -70,12 +70,12 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 	public void subscribe(CoreSubscriber<? super MultiValueMap<String, Part>> actual) {
 		PartAssembly assembly;
 		try {
-			byte[] boundary = MultipartAssembly.boundary(this.message, this.settings.headersCharset());
-			if (boundary == null) {
+			byte[] delimiter = MultipartAssembly.delimiter(this.message, this.settings.headersCharset());
+			if (delimiter == null) {
 				throw new DecodingException("No multipart boundary found in Content-Type: \""
 						+ this.message.getHeaders().getContentType() + "\"");
 			}
-			assembly = new PartAssembly(boundary, this.settings, new MapEntryCheck(this.maxParts));
+			assembly = new PartAssembly(delimiter, this.settings, new MapEntryCheck(this.maxParts));
 		}
 		catch (RuntimeException ex) {
 			Operators.error(actual, RequestForm.translateMultipartError(ex));

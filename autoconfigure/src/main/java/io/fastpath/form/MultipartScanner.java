@@ -55,9 +55,10 @@ final class MultipartScanner {
 
 	}
 
-	private static final byte[] TWO_HYPHENS = { '-', '-' };
-
 	private static final byte[] CRLF = { '\r', '\n' };
+
+	/** The bytes of a delimiter before its boundary: CRLF and two hyphens. */
+	private static final int DELIMITER_PREFIX = 4;
 
 	private static final byte[] NO_BYTES = {};
 
@@ -102,12 +103,68 @@ final class MultipartScanner {
 
 	private int headerLength;
 
-	MultipartScanner(byte[] boundary, int maxHeadersSize, Charset headersCharset, Parts parts) {
-		this.firstBoundary = new Delimiter(concat(TWO_HYPHENS, boundary));
+	/**
+	 * Read a body of the given delimiter.
+	 * @param delimiter the delimiter of its parts, {@code CRLF--boundary}, as
+	 * {@link #delimiter(String, int, int, Charset)} makes it; the boundary that ends the
+	 * preamble is its bytes from the hyphens on
+	 * @param maxHeadersSize the limit of a part's headers
+	 * @param headersCharset the charset of a part's headers
+	 * @param parts where the parts go
+	 */
+	MultipartScanner(byte[] delimiter, int maxHeadersSize, Charset headersCharset, Parts parts) {
+		Assert.isTrue(delimiter.length >= DELIMITER_PREFIX, "No delimiter");
+		this.firstBoundary = new Delimiter(delimiter, CRLF.length);
 		this.delimiter = this.firstBoundary.behindCrlf();
 		this.maxHeadersSize = maxHeadersSize;
 		this.headersCharset = headersCharset;
 		this.parts = parts;
+	}
+
+	/**
+	 * The delimiter of a body's parts, {@code CRLF--boundary}, in one array that is both
+	 * of the scanner's delimiters (the first boundary is its bytes from the hyphens on):
+	 * a boundary is read once a request, and one array is a third of the three that
+	 * encoding it and prefixing it twice made. A boundary of US-ASCII, as RFC 2046 has it,
+	 * in an ASCII-compatible charset is copied char by char, without an encoder.
+	 * @param boundary holds the boundary
+	 * @param from where the boundary starts in it
+	 * @param to where it ends
+	 * @param charset the charset of the part headers
+	 * @return the delimiter
+	 */
+	static byte[] delimiter(String boundary, int from, int to, Charset charset) {
+		byte[] delimiter;
+		if (isAsciiCompatible(charset) && isAscii(boundary, from, to)) {
+			delimiter = new byte[DELIMITER_PREFIX + to - from];
+			for (int i = from; i < to; i++) {
+				delimiter[DELIMITER_PREFIX + i - from] = (byte) boundary.charAt(i);
+			}
+		}
+		else {
+			byte[] encoded = boundary.substring(from, to).getBytes(charset);
+			delimiter = new byte[DELIMITER_PREFIX + encoded.length];
+			System.arraycopy(encoded, 0, delimiter, DELIMITER_PREFIX, encoded.length);
+		}
+		delimiter[0] = '\r';
+		delimiter[1] = '\n';
+		delimiter[2] = '-';
+		delimiter[3] = '-';
+		return delimiter;
+	}
+
+	private static boolean isAsciiCompatible(Charset charset) {
+		return charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.ISO_8859_1)
+				|| charset.equals(StandardCharsets.US_ASCII);
+	}
+
+	private static boolean isAscii(String text, int from, int to) {
+		for (int i = from; i < to; i++) {
+			if (text.charAt(i) >= 0x80) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -179,8 +236,7 @@ final class MultipartScanner {
 
 	private String boundaryText() {
 		byte[] bytes = this.delimiter.bytes;
-		int prefix = CRLF.length + TWO_HYPHENS.length;
-		return new String(bytes, prefix, bytes.length - prefix, StandardCharsets.UTF_8);
+		return new String(bytes, DELIMITER_PREFIX, bytes.length - DELIMITER_PREFIX, StandardCharsets.UTF_8);
 	}
 
 	private void toHeaders() {
@@ -200,8 +256,7 @@ final class MultipartScanner {
 	 * without finding it (its tail pending when it may start one)
 	 */
 	private @Nullable DataBuffer scan(DataBuffer buffer, Delimiter delimiter, boolean content) {
-		byte[] pattern = delimiter.bytes;
-		int length = pattern.length;
+		int length = delimiter.length;
 		int start = buffer.readPosition();
 		int readable = buffer.readableByteCount();
 		BufferBytes bytes = bytes(buffer);
@@ -215,7 +270,7 @@ final class MultipartScanner {
 			int probedLength = held + taken;
 			for (int at = 0; at < held; at++) {
 				int compared = Math.min(length, probedLength - at);
-				if (Arrays.equals(probed, at, at + compared, pattern, 0, compared)) {
+				if (delimiter.startsIn(probed, at, compared)) {
 					emitPending(at, content);
 					if (compared == length) {
 						releasePending();
@@ -280,7 +335,7 @@ final class MultipartScanner {
 	private byte[] pendingBytes() {
 		byte[] bytes = this.pendingBytes;
 		if (bytes == null) {
-			int longest = this.delimiter.bytes.length;
+			int longest = this.delimiter.length;
 			bytes = new byte[longest - 1];
 			this.pendingBytes = bytes;
 			this.probe = new byte[2 * longest - 2];
@@ -436,12 +491,6 @@ final class MultipartScanner {
 		return PartHeaders.of(this.headerBytes, this.headerLength, this.headersCharset);
 	}
 
-	private static byte[] concat(byte[] first, byte[] second) {
-		byte[] result = Arrays.copyOf(first, first.length + second.length);
-		System.arraycopy(second, 0, result, first.length, second.length);
-		return result;
-	}
-
 	/**
 	 * A delimiter and its Boyer–Moore–Horspool shifts: a boundary is long and its last
 	 * byte rare in content, so the search mostly reads one byte in every delimiter length.
@@ -456,7 +505,12 @@ final class MultipartScanner {
 		/** Searches over fewer bytes than this need no shift table. */
 		static final int SHORT_SEARCH = 1024;
 
+		/** Holds the delimiter's bytes, from {@link #from} to its end. */
 		private final byte[] bytes;
+
+		private final int from;
+
+		final int length;
 
 		/** The delimiter whose shifts this one uses: itself, or the one it is behind a CRLF of. */
 		private final Delimiter shiftsOf;
@@ -464,24 +518,30 @@ final class MultipartScanner {
 		/** Shifts in bytes, a quarter of an int table per request: capped, which is safe. */
 		private byte @Nullable [] shifts;
 
-		Delimiter(byte[] bytes) {
+		/** The bytes of {@code bytes} from {@code from} on. */
+		Delimiter(byte[] bytes, int from) {
 			this.bytes = bytes;
+			this.from = from;
+			this.length = bytes.length - from;
 			this.shiftsOf = this;
 		}
 
-		private Delimiter(byte[] bytes, Delimiter shiftsOf) {
+		private Delimiter(byte[] bytes, int from, Delimiter shiftsOf) {
 			this.bytes = bytes;
+			this.from = from;
+			this.length = bytes.length - from;
 			this.shiftsOf = shiftsOf;
 		}
 
 		/**
-		 * This delimiter behind a CRLF, sharing this one's shifts, one table per body and
-		 * not two: a byte of this delimiter is as far from the end of both, CR and LF are
-		 * shifted no further than the length of this one and any other byte a whole
-		 * length of this one, which is less than the longer one's and so safe.
+		 * This delimiter behind the CRLF before it in its array, sharing this one's shifts,
+		 * one table per body and not two: a byte of this delimiter is as far from the end of
+		 * both, CR and LF are shifted no further than the length of this one and any other
+		 * byte a whole length of this one, which is less than the longer one's and so safe.
 		 */
 		Delimiter behindCrlf() {
-			return new Delimiter(concat(CRLF, this.bytes), this);
+			Assert.state(this.from >= CRLF.length, "No CRLF before the delimiter");
+			return new Delimiter(this.bytes, this.from - CRLF.length, this);
 		}
 
 		/** The shifts of this delimiter, made on first use. */
@@ -489,11 +549,12 @@ final class MultipartScanner {
 			byte[] table = this.shifts;
 			if (table == null) {
 				byte[] pattern = this.bytes;
+				int first = this.from;
 				table = new byte[256];
-				int last = pattern.length - 1;
-				Arrays.fill(table, (byte) Math.min(pattern.length, Byte.MAX_VALUE));
+				int last = this.length - 1;
+				Arrays.fill(table, (byte) Math.min(this.length, Byte.MAX_VALUE));
 				for (int i = 0; i < last; i++) {
-					table[pattern[i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
+					table[pattern[first + i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
 				}
 				this.shifts = table;
 			}
@@ -503,15 +564,16 @@ final class MultipartScanner {
 		/** The index of the first whole delimiter in [0, to), or -1. */
 		int indexIn(BufferBytes buffer, int to) {
 			byte[] pattern = this.bytes;
-			int last = pattern.length - 1;
-			byte lastByte = pattern[last];
+			int first = this.from;
+			int last = this.length - 1;
+			byte lastByte = pattern[first + last];
 			byte[] shifts = (to < SHORT_SEARCH) ? null : this.shiftsOf.shifts();
 			int at = 0;
 			while (at + last < to) {
 				byte current = buffer.get(at + last);
 				if (current == lastByte) {
 					int i = last - 1;
-					while (i >= 0 && buffer.get(at + i) == pattern[i]) {
+					while (i >= 0 && buffer.get(at + i) == pattern[first + i]) {
 						i--;
 					}
 					if (i < 0) {
@@ -526,11 +588,16 @@ final class MultipartScanner {
 		/** Whether the bytes [at, to) are the start of the delimiter. */
 		boolean startsAt(BufferBytes buffer, int at, int to) {
 			for (int i = at; i < to; i++) {
-				if (buffer.get(i) != this.bytes[i - at]) {
+				if (buffer.get(i) != this.bytes[this.from + i - at]) {
 					return false;
 				}
 			}
 			return true;
+		}
+
+		/** Whether the {@code count} bytes of {@code probed} from {@code at} are the start of the delimiter. */
+		boolean startsIn(byte[] probed, int at, int count) {
+			return Arrays.equals(probed, at, at + count, this.bytes, this.from, this.from + count);
 		}
 
 	}

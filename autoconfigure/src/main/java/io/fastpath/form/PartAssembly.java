@@ -94,14 +94,14 @@ final class PartAssembly extends MultipartAssembly<Part> {
 
 	private boolean waitingForAll;
 
-	PartAssembly(byte[] boundary, MultipartSettings settings) {
-		this(boundary, settings, (headers) -> {
+	PartAssembly(byte[] delimiter, MultipartSettings settings) {
+		this(delimiter, settings, (headers) -> {
 		});
 	}
 
 	/**
 	 * Assemble the parts of a body for a reader that checks each part it takes.
-	 * @param boundary the boundary
+	 * @param delimiter the delimiter of its parts ({@link MultipartAssembly#delimiter})
 	 * @param settings the settings of the part reader
 	 * @param handOutCheck what the reader asks of each part as stock's reader asks it when
 	 * the part is emitted (its count against a limit, its name), run as the part
@@ -109,8 +109,8 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	 * fails before it parses further, and not at a fault further in the same buffer
 	 * (found by the map reader's differential test, seed 20261203, cases 104 and 1633)
 	 */
-	PartAssembly(byte[] boundary, MultipartSettings settings, Consumer<PartHeaders> handOutCheck) {
-		super(boundary, settings.maxHeadersSize(), settings.headersCharset());
+	PartAssembly(byte[] delimiter, MultipartSettings settings, Consumer<PartHeaders> handOutCheck) {
+		super(delimiter, settings.maxHeadersSize(), settings.headersCharset());
 		this.settings = settings;
 		this.handOutCheck = handOutCheck;
 	}

@@ -44,8 +44,8 @@ final class PartEventAssembly extends MultipartAssembly<PartEvent> {
 
 	private long size;
 
-	PartEventAssembly(byte[] boundary, PartEventSettings settings) {
-		super(boundary, settings.maxHeadersSize(), settings.headersCharset());
+	PartEventAssembly(byte[] delimiter, PartEventSettings settings) {
+		super(delimiter, settings.maxHeadersSize(), settings.headersCharset());
 		this.settings = settings;
 	}
 

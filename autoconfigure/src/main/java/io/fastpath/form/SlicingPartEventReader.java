@@ -63,12 +63,12 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 			Map<String, Object> hints) {
 
 		return Flux.defer(() -> {
-			byte[] boundary = MultipartAssembly.boundary(message, this.settings.headersCharset());
-			if (boundary == null) {
+			byte[] delimiter = MultipartAssembly.delimiter(message, this.settings.headersCharset());
+			if (delimiter == null) {
 				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
 						+ message.getHeaders().getContentType() + "\""));
 			}
-			PartEventAssembly assembly = new PartEventAssembly(boundary, this.settings);
+			PartEventAssembly assembly = new PartEventAssembly(delimiter, this.settings);
 			// the events of a buffer as one list, not a Flux per buffer: a 100 MB upload is
 			// some 12,000 buffers. A failure goes to the sink, not thrown from the list's
 			// mapping, where Reactor would discard the buffer the scan already released.

@@ -73,12 +73,12 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 	 */
 	Flux<Part> parts(ReactiveHttpInputMessage message) {
 		return Flux.defer(() -> {
-			byte[] boundary = MultipartAssembly.boundary(message, this.settings.headersCharset());
-			if (boundary == null) {
+			byte[] delimiter = MultipartAssembly.delimiter(message, this.settings.headersCharset());
+			if (delimiter == null) {
 				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
 						+ message.getHeaders().getContentType() + "\""));
 			}
-			PartAssembly assembly = new PartAssembly(boundary, this.settings);
+			PartAssembly assembly = new PartAssembly(delimiter, this.settings);
 			return message.getBody()
 				.takeWhile(assembly::isReading)
 				.concatMap(assembly::feed, 1)

@@ -61,6 +61,18 @@ abstract class BufferBytes {
 		return NETTY_PRESENT && Netty.isNetty(unwrap(buffer));
 	}
 
+	/**
+	 * Retain a Netty buffer in place, for a part that keeps bytes of it and releases it
+	 * once with {@code DataBufferUtils.release}: its {@code ByteBuf}, not the
+	 * {@code DataBuffer}, whose {@code retain()} makes a new wrapper every time.
+	 * @param buffer the buffer
+	 * @return whether it was retained: not unless it is a Netty buffer itself, not a
+	 * wrapper of one, whose retain and release the wrapper may count
+	 */
+	static boolean retainInPlace(DataBuffer buffer) {
+		return NETTY_PRESENT && Netty.retainNative(buffer);
+	}
+
 	private static DataBuffer unwrap(DataBuffer buffer) {
 		DataBuffer unwrapped = buffer;
 		while (unwrapped instanceof DataBufferWrapper wrapper) {
@@ -130,6 +142,14 @@ abstract class BufferBytes {
 
 		static boolean isNetty(DataBuffer dataBuffer) {
 			return dataBuffer instanceof NettyDataBuffer;
+		}
+
+		static boolean retainNative(DataBuffer dataBuffer) {
+			if (dataBuffer instanceof NettyDataBuffer netty) {
+				netty.getNativeBuffer().retain();
+				return true;
+			}
+			return false;
 		}
 
 		boolean point(DataBuffer dataBuffer) {

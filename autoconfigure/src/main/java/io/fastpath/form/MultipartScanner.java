@@ -44,6 +44,33 @@ final class MultipartScanner {
 		 */
 		void content(DataBuffer piece);
 
+		/**
+		 * Content of the current part, in order, as {@code length} bytes from
+		 * {@code index} of a Netty buffer the scanner goes on reading; never none. The
+		 * buffer stays the scanner's: what keeps the bytes retains it, or a view of them.
+		 * By default, a {@link #view} of them as {@link #content(DataBuffer)}.
+		 * @param buffer the buffer
+		 * @param index where the content starts in it
+		 * @param length its length
+		 */
+		default void content(DataBuffer buffer, int index, int length) {
+			content(view(buffer, index, length));
+		}
+
+		/**
+		 * A retained view of bytes of a buffer read on behind them.
+		 * @param buffer the buffer
+		 * @param index where the bytes start in it
+		 * @param length how many
+		 * @return the view, the caller's to release
+		 */
+		@SuppressWarnings("deprecation")
+		static DataBuffer view(DataBuffer buffer, int index, int length) {
+			// retainedSlice is deprecated for split(), which would also make the rest of the
+			// buffer a new slice, at every part
+			return buffer.retainedSlice(index, length);
+		}
+
 		/** The current part ends. */
 		void end();
 
@@ -380,20 +407,17 @@ final class MultipartScanner {
 	/**
 	 * Hand on (or skip) the first {@code count} readable bytes of a buffer the scanner
 	 * goes on reading; its read position is then right behind them. A Netty buffer's are
-	 * handed on as a retained view, not split off ({@link BufferBytes#viewsCheaply}):
-	 * {@code retainedSlice} is deprecated for {@code split}, which would also make the rest
-	 * of the buffer a new slice, at every part.
+	 * handed on where they are ({@link BufferBytes#viewsCheaply}), for the part to keep a
+	 * view of them or the buffer; a heap buffer's are split off.
 	 */
-	@SuppressWarnings("deprecation")
 	private void emitFront(DataBuffer buffer, int count, boolean content) {
 		int start = buffer.readPosition();
 		if (!content || count == 0) {
 			buffer.readPosition(start + count);
 		}
 		else if (BufferBytes.viewsCheaply(buffer)) {
-			DataBuffer piece = buffer.retainedSlice(start, count);
 			buffer.readPosition(start + count);
-			this.parts.content(piece);
+			this.parts.content(buffer, start, count);
 		}
 		else {
 			this.parts.content(buffer.split(start + count));

@@ -64,6 +64,17 @@ final class PartAssembly extends MultipartAssembly<Part> {
 
 	private List<DataBuffer> pieces = new ArrayList<>(1);
 
+	/**
+	 * The buffer the content of the part is in while it is in one Netty buffer, retained
+	 * in place; {@code null} once it is {@link #pieces} (a part that arrives in one buffer,
+	 * as the fields of a small form, takes no view of it, see {@link SlicedPart}).
+	 */
+	private @Nullable DataBuffer viewed;
+
+	private int viewIndex;
+
+	private int viewLength;
+
 	private long size;
 
 	private SpooledPart.@Nullable Spool spool;
@@ -371,7 +382,27 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	}
 
 	@Override
+	public void content(DataBuffer buffer, int index, int length) {
+		if (this.kind != Kind.FILE && this.viewed == null && this.pieces.isEmpty() && staysInMemory(this.size + length)
+				&& BufferBytes.retainInPlace(buffer)) {
+			this.size += length;
+			this.viewed = buffer;
+			this.viewIndex = index;
+			this.viewLength = length;
+			return;
+		}
+		content(MultipartScanner.Parts.view(buffer, index, length));
+	}
+
+	/** Whether a part of the given size stays in memory, as {@link #content(DataBuffer)} has it. */
+	private boolean staysInMemory(long size) {
+		int maxInMemory = this.settings.maxInMemorySize();
+		return maxInMemory == -1 || ((this.kind == Kind.FIELD) ? size < maxInMemory : size <= maxInMemory);
+	}
+
+	@Override
 	public void content(DataBuffer piece) {
+		unview();
 		this.size += piece.readableByteCount();
 		int maxInMemory = this.settings.maxInMemorySize();
 		switch (this.kind) {
@@ -437,6 +468,20 @@ final class PartAssembly extends MultipartAssembly<Part> {
 		return current;
 	}
 
+	/** Make the bytes of the buffer the part is in, if it is, its first piece. */
+	private void unview() {
+		DataBuffer buffer = this.viewed;
+		if (buffer != null) {
+			this.viewed = null;
+			try {
+				this.pieces.add(MultipartScanner.Parts.view(buffer, this.viewIndex, this.viewLength));
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+		}
+	}
+
 	@Override
 	public void end() {
 		PartHeaders partHeaders = this.headers;
@@ -449,13 +494,17 @@ final class PartAssembly extends MultipartAssembly<Part> {
 					throw fieldLimit();
 				}
 				this.handOutCheck.accept(partHeaders);
-				complete(new SlicedFormFieldPart(partHeaders, takePieces()));
+				DataBuffer buffer = takeViewed();
+				complete((buffer != null) ? new SlicedFormFieldPart(partHeaders, buffer, this.viewIndex, this.viewLength)
+						: new SlicedFormFieldPart(partHeaders, takePieces()));
 			}
 			case MEMORY -> {
 				// read before the pieces leave the assembly, which releases them if it is malformed
 				boolean file = partHeaders.filename() != null;
 				this.handOutCheck.accept(partHeaders);
-				complete(SlicedPart.of(partHeaders, file, takePieces()));
+				DataBuffer buffer = takeViewed();
+				complete((buffer != null) ? SlicedPart.of(partHeaders, file, buffer, this.viewIndex, this.viewLength)
+						: SlicedPart.of(partHeaders, file, takePieces()));
 			}
 			case FILE -> {
 				SpooledPart.Spool target = currentSpool();
@@ -471,6 +520,13 @@ final class PartAssembly extends MultipartAssembly<Part> {
 			}
 		}
 		this.headers = null;
+	}
+
+	/** Hand over the buffer the part that ends is in, if it is in one. */
+	private @Nullable DataBuffer takeViewed() {
+		DataBuffer buffer = this.viewed;
+		this.viewed = null;
+		return buffer;
 	}
 
 	/**
@@ -494,6 +550,10 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	/** Release the pieces held and the queued writes, and delete the files. */
 	@Override
 	void releaseHeld() {
+		DataBuffer buffer = takeViewed();
+		if (buffer != null) {
+			DataBufferUtils.release(buffer);
+		}
 		this.pieces.forEach(DataBufferUtils::release);
 		this.pieces.clear();
 		Write write;

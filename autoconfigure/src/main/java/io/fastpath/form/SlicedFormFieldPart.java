@@ -1,6 +1,5 @@
 package io.fastpath.form;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -10,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.FormFieldPart;
-import org.springframework.util.Assert;
 
 /**
  * A text field held as the pieces of the request buffers it arrived in, decoded to a
@@ -27,6 +25,10 @@ final class SlicedFormFieldPart extends SlicedPart implements FormFieldPart {
 		super(headers, pieces);
 	}
 
+	SlicedFormFieldPart(PartHeaders headers, DataBuffer viewed, int index, int length) {
+		super(headers, viewed, index, length);
+	}
+
 	@Override
 	public String value() {
 		String decoded = this.value;
@@ -34,37 +36,12 @@ final class SlicedFormFieldPart extends SlicedPart implements FormFieldPart {
 			synchronized (this) {
 				decoded = this.value;
 				if (decoded == null) {
-					decoded = decode();
+					decoded = decode(charset(partHeaders().contentType()));
 					this.value = decoded;
 				}
 			}
 		}
 		return decoded;
-	}
-
-	private String decode() {
-		Assert.state(!isDeleted(), "Part deleted before its value was read");
-		Charset charset = charset(partHeaders().contentType());
-		List<DataBuffer> pieces = pieces();
-		if (pieces.isEmpty()) {
-			return "";
-		}
-		if (pieces.size() == 1) {
-			DataBuffer piece = pieces.get(0);
-			return piece.toString(piece.readPosition(), piece.readableByteCount(), charset);
-		}
-		int length = 0;
-		for (DataBuffer piece : pieces) {
-			length += piece.readableByteCount();
-		}
-		byte[] bytes = new byte[length];
-		int at = 0;
-		for (DataBuffer piece : pieces) {
-			int readable = piece.readableByteCount();
-			piece.toByteBuffer(piece.readPosition(), ByteBuffer.wrap(bytes), at, readable);
-			at += readable;
-		}
-		return new String(bytes, charset);
 	}
 
 	private static Charset charset(@Nullable MediaType contentType) {

@@ -45,6 +45,7 @@ import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -121,6 +122,65 @@ class SlicingPartReaderTests {
 		assertThat(this.factory.requestedCapacities()).as("buffers allocated").hasSize(allocated);
 		delete(parts);
 		assertThat(files()).isEmpty();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void transferToLinksTheFirstDestinationAndCopiesToTheNext(@TempDir Path destination) throws IOException {
+		byte[] file = bytes(100_000, 7);
+		List<Part> parts = read(reader(10_000), request(8192, file("big", file)));
+		FilePart part = (FilePart) parts.get(0);
+		Path first = destination.resolve("first");
+		Path second = destination.resolve("second");
+		Files.write(first, new byte[] { 1, 2, 3 });
+		part.transferTo(first).block(Duration.ofSeconds(10));
+		part.transferTo(second).block(Duration.ofSeconds(10));
+		assertThat(Files.readAllBytes(first)).as("replaced").isEqualTo(file);
+		assertThat(Files.readAllBytes(second)).isEqualTo(file);
+		assumeTrue(Files.getFileStore(first).supportsFileAttributeView("unix"), "unix attributes");
+		assertThat(Files.getAttribute(first, "unix:nlink")).as("the first, a link to the part's file").isEqualTo(2);
+		assertThat(Files.getAttribute(second, "unix:nlink")).as("the second, a copy").isEqualTo(1);
+		// the two destinations are not one file
+		Files.write(second, new byte[] { 4, 5 });
+		assertThat(Files.readAllBytes(first)).isEqualTo(file);
+		assertThat(content(part)).isEqualTo(file);
+		delete(parts);
+		assertThat(files()).isEmpty();
+		assertThat(Files.readAllBytes(first)).as("after the part's file was deleted").isEqualTo(file);
+		assertThat(Files.getAttribute(first, "unix:nlink")).isEqualTo(1);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void transferToCopiesWhereTheFileSystemRefusesALink() throws IOException {
+		Path otherFileSystem = Path.of("/dev/shm");
+		assumeTrue(Files.isDirectory(otherFileSystem) && Files.isWritable(otherFileSystem), "a tmpfs at /dev/shm");
+		assumeTrue(!Files.getFileStore(otherFileSystem).equals(Files.getFileStore(this.files)),
+				"another file system than the part's files");
+		byte[] file = bytes(100_000, 8);
+		List<Part> parts = read(reader(10_000), request(8192, file("big", file)));
+		Path copy = Files.createTempFile(otherFileSystem, "fastpath-transfer", ".bin");
+		try {
+			((FilePart) parts.get(0)).transferTo(copy).block(Duration.ofSeconds(10));
+			assertThat(Files.readAllBytes(copy)).isEqualTo(file);
+		}
+		finally {
+			Files.deleteIfExists(copy);
+		}
+		delete(parts);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void transferToOfADeletedPartFailsAndLeavesTheDestination(@TempDir Path destination) throws IOException {
+		List<Part> parts = read(reader(10_000), request(8192, file("big", bytes(100_000, 9))));
+		delete(parts);
+		Path kept = destination.resolve("kept");
+		Files.write(kept, new byte[] { 1, 2, 3 });
+		StepVerifier.create(((FilePart) parts.get(0)).transferTo(kept))
+			.expectError(IllegalStateException.class)
+			.verify(Duration.ofSeconds(10));
+		assertThat(Files.readAllBytes(kept)).containsExactly(1, 2, 3);
 		this.factory.assertNoLeaks();
 	}
 

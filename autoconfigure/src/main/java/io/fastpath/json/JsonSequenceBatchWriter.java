@@ -48,7 +48,7 @@ final class JsonSequenceBatchWriter implements BatchWriter<Object> {
 			this.values.write(value, batch);
 		}
 		catch (RuntimeException | Error ex) {
-			this.values.rollback(batch, mark);
+			this.values.rollback(batch, mark, ex);
 			throw ex;
 		}
 		this.first = false;

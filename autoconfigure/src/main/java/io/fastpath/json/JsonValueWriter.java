@@ -110,15 +110,17 @@ final class JsonValueWriter {
 			}
 		}
 		catch (InvalidDefinitionException ex) {
-			rollback(batch, mark);
-			throw new CodecException("Type definition error: " + ex.getType(), ex);
+			CodecException failure = new CodecException("Type definition error: " + ex.getType(), ex);
+			rollback(batch, mark, failure);
+			throw failure;
 		}
 		catch (JacksonException ex) {
-			rollback(batch, mark);
-			throw new EncodingException("JSON encoding error: " + ex.getOriginalMessage(), ex);
+			EncodingException failure = new EncodingException("JSON encoding error: " + ex.getOriginalMessage(), ex);
+			rollback(batch, mark, failure);
+			throw failure;
 		}
 		catch (RuntimeException | Error ex) {
-			rollback(batch, mark);
+			rollback(batch, mark, ex);
 			throw ex;
 		}
 		finally {
@@ -169,15 +171,22 @@ final class JsonValueWriter {
 	 * Take back what was written after the given mark. When the generator's buffer could
 	 * not reach the batch (the batch could not grow: Jackson empties its buffer before it
 	 * writes it out), bytes before the mark are lost with it, and what the batch holds
-	 * may end inside a value: it is emptied, so that nothing of it goes out.
+	 * may end inside a value: it is emptied, so that nothing of it goes out, and why it
+	 * could not is added to the write's failure, which the caller goes on to throw.
+	 * @param batch the batch
+	 * @param mark the position to go back to ({@link #mark})
+	 * @param failure why the write failed
 	 */
-	void rollback(DataBuffer batch, int mark) {
+	void rollback(DataBuffer batch, int mark, Throwable failure) {
 		boolean flushed;
 		try {
 			flush(batch);
 			flushed = true;
 		}
 		catch (RuntimeException | Error ex) {
+			if (ex != failure) {
+				failure.addSuppressed(ex);
+			}
 			flushed = false;
 		}
 		if (flushed && batch.writePosition() >= mark) {

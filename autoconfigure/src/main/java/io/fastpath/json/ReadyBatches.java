@@ -169,7 +169,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 */
 		static final int WHOLE_BODY_BATCHES = 4;
 
-		/** The most the first batch of a fused source holds beyond the cap: 256 KB. */
+		/**
+		 * The ceiling of the first batch of a fused source, 256 KB: it holds
+		 * {@link #WHOLE_BODY_BATCHES} caps up to this, and never less than one cap.
+		 */
 		static final int WHOLE_BODY_CEILING = 256 * 1024;
 
 		/** Values written between two requests to the source. */

@@ -280,6 +280,36 @@ class JsonBatchEncodingDifferentialTests {
 		}
 	}
 
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/json", "application/x-ndjson" })
+	void aValueThatFailsWhereTheBatchCannotTakeWhatTheGeneratorHoldsFailsWithBothErrors(String mediaTypeName) {
+		// The value's first field (5,000 bytes) stays in the generator's 8,000-byte buffer
+		// until its second field fails; taking the value back flushes that buffer into a
+		// batch that cannot grow past 1,000 bytes, which fails too. The body fails with the
+		// value's error, the flush's added to it, and nothing of the value goes out.
+		MediaType mediaType = MediaType.parseMediaType(mediaTypeName);
+		List<ByteBuf> allocated = new ArrayList<>();
+		NettyDataBufferFactory capped = new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT) {
+
+			@Override
+			public NettyDataBuffer allocateBuffer(int initialCapacity) {
+				ByteBuf buffer = getByteBufAllocator().buffer(Math.min(initialCapacity, 1_000), 1_000);
+				allocated.add(buffer);
+				return wrap(buffer);
+			}
+
+		};
+		WrittenBody actual = WrittenBody.write(jsonWriter(encoder(false), JsonBatchEncoding.DEFAULT_CAP),
+				Flux.just(new HalfLongUnwritable()), ResolvableType.forClass(Object.class), mediaType, capped, Map.of());
+		assertThat(actual.bytes()).as("sent").isEmpty();
+		assertThat(actual.error()).isNotNull();
+		assertThat(NestedExceptionUtils.getMostSpecificCause(actual.error())).hasMessage("cannot be written");
+		assertThat(actual.error().getSuppressed()).as("the flush's error")
+			.singleElement()
+			.isInstanceOf(IndexOutOfBoundsException.class);
+		assertThat(allocated).allSatisfy((buffer) -> assertThat(buffer.refCnt()).isZero());
+	}
+
 	private static BatchingJsonWriter jsonWriter(JacksonJsonEncoder encoder, int cap) {
 		return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, cap, WriteListener.NONE));
 	}
@@ -416,6 +446,19 @@ class JsonBatchEncodingDifferentialTests {
 
 		public String getFirst() {
 			return "written";
+		}
+
+		public String getSecond() {
+			throw new IllegalStateException("cannot be written");
+		}
+
+	}
+
+	/** A value that fails after fewer bytes than a generator buffers, but many. */
+	static final class HalfLongUnwritable {
+
+		public String getFirst() {
+			return "x".repeat(5_000);
 		}
 
 		public String getSecond() {

@@ -29,9 +29,10 @@ import org.springframework.util.Assert;
  * A part over the in-memory limit, stored in a temporary file as Spring's is. The file is
  * written from the request buffers through a {@link FileChannel} (no copy on the heap
  * when they are direct), read back into buffers of the request's own factory (pooled,
- * where the server pools), and {@link #transferTo copied} to a destination without being
- * read back at all. {@link #delete()} deletes the file, once however often it is called.
- * All file work runs on the blocking scheduler, as Spring's.
+ * where the server pools), and linked or copied to a destination by a file part's
+ * {@code transferTo} without being read back at all. {@link #delete()} deletes the file,
+ * once however often it is called. All file work runs on the blocking scheduler, as
+ * Spring's.
  *
  * @author Fastpath
  */

@@ -33,7 +33,9 @@ final class BodyBuffers {
 	static BodyBuffers of(String factory, byte[] body, int buffers) {
 		byte[][] slices = new byte[buffers][];
 		for (int i = 0; i < buffers; i++) {
-			slices[i] = Arrays.copyOfRange(body, i * body.length / buffers, (i + 1) * body.length / buffers);
+			// long: a 4 MB body in 512 buffers overflows int
+			slices[i] = Arrays.copyOfRange(body, (int) ((long) i * body.length / buffers),
+					(int) ((long) (i + 1) * body.length / buffers));
 		}
 		ByteBuf[] direct = switch (factory) {
 			case BufferFactories.HEAP -> new ByteBuf[0];

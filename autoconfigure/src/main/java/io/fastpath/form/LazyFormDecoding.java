@@ -35,7 +35,9 @@ import io.fastpath.codec.ReadListener;
  * {@link MultipartDataReader}, which puts them in the map as they are scanned. So is
  * Spring's {@link PartEventHttpMessageReader} (exactly that class; {@code Flux<PartEvent>}
  * arguments), by {@link SlicingPartEventReader} with its settings. A standalone part
- * reader ({@code Flux<Part>} arguments) stays stock.
+ * reader ({@code Flux<Part>} arguments) stays stock. The replacements read server
+ * requests only: a client's response (the decorator also decorates {@code WebClient}'s
+ * readers) is read by the stock reader each replaced, with a client's errors and limits.
  *
  * @author Fastpath
  */
@@ -132,19 +134,14 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 		if (stock.getPartReader() instanceof PartCountingReader) {
 			return stock;
 		}
-		HttpMessageReader<Part> parts = partReader(stock.getPartReader());
-		MultipartHttpMessageReader reader = (parts instanceof SlicingPartReader slicing)
-				? new MultipartDataReader(slicing, this.maxFields)
-				: new MultipartHttpMessageReader(new PartCountingReader(parts, this.maxFields));
-		reader.setEnableLoggingRequestDetails(stock.isEnableLoggingRequestDetails());
-		return reader;
+		return new MultipartDataReader(partReader(stock.getPartReader()), this.maxFields, stock);
 	}
 
 	private HttpMessageReader<PartEvent> partEventReader(PartEventHttpMessageReader stock) {
 		if (this.multipart) {
 			PartEventSettings settings = PartEventSettings.of(stock);
 			if (settings != null) {
-				return new SlicingPartEventReader(settings);
+				return new SlicingPartEventReader(settings, stock);
 			}
 		}
 		return stock;
@@ -154,7 +151,7 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 		if (this.multipart && stock.getClass() == DefaultPartHttpMessageReader.class) {
 			MultipartSettings settings = MultipartSettings.of((DefaultPartHttpMessageReader) stock);
 			if (settings != null) {
-				return new SlicingPartReader(settings);
+				return new SlicingPartReader(settings, stock);
 			}
 		}
 		return stock;

@@ -3,6 +3,7 @@ package io.fastpath.form;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.ResolvableType;
@@ -10,7 +11,9 @@ import org.springframework.core.codec.Hints;
 import org.springframework.core.log.LogFormatUtils;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.util.MultiValueMapAdapter;
@@ -30,8 +33,9 @@ import org.springframework.util.MultiValueMapAdapter;
  * reader it replaces over {@link PartCountingReader}: the part after the last allowed is
  * freed and the read fails with {@link TooManyFormFieldsException}, and the part reader's
  * errors are answered with 413 or 400 ({@link RequestForm#translateMultipartError}).
- * Every part is freed if the read fails or is cancelled; the parts of the map are the
- * exchange's to delete when the request ends. It stays a
+ * Every part is freed if the read fails or is cancelled; the parts of the map hold no
+ * request buffer, and their files are the exchange's to delete when the request ends. A
+ * client's response is read by the stock reader replaced, with a client's errors and limits. It stays a
  * {@code MultipartHttpMessageReader} for code that looks for one among the codecs: its
  * {@link #getPartReader() part reader} reads the same parts with the same limits.
  *
@@ -39,21 +43,41 @@ import org.springframework.util.MultiValueMapAdapter;
  */
 final class MultipartDataReader extends MultipartHttpMessageReader {
 
-	private final SlicingPartReader parts;
+	private final @Nullable SlicingPartReader parts;
 
 	private final int maxParts;
 
-	MultipartDataReader(SlicingPartReader parts, int maxParts) {
+	private final MultipartHttpMessageReader clientReader;
+
+	/**
+	 * Read the map of parts of a server's request with the given part reader, at most
+	 * the given number of parts.
+	 * @param parts the part reader: Fastpath's, whose parts go straight into the map, or
+	 * another, whose parts are counted on their way to stock's map
+	 * @param maxParts the most parts a request may have
+	 * @param clientReader the stock reader replaced, for what is not a server's request:
+	 * a client's response gets a client's errors and limits, not the server's
+	 */
+	MultipartDataReader(HttpMessageReader<Part> parts, int maxParts, MultipartHttpMessageReader clientReader) {
 		super(new PartCountingReader(parts, maxParts));
-		this.parts = parts;
+		this.parts = (parts instanceof SlicingPartReader slicing) ? slicing : null;
 		this.maxParts = maxParts;
+		this.clientReader = clientReader;
+		setEnableLoggingRequestDetails(clientReader.isEnableLoggingRequestDetails());
 	}
 
 	@Override
 	public Mono<MultiValueMap<String, Part>> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
 			Map<String, Object> hints) {
 
-		return new MultipartDataMono(message, this.parts.settings(), this.maxParts,
+		if (!(message instanceof ServerHttpRequest)) {
+			return this.clientReader.readMono(elementType, message, hints);
+		}
+		SlicingPartReader slicing = this.parts;
+		if (slicing == null) {
+			return super.readMono(elementType, message, hints);
+		}
+		return new MultipartDataMono(message, slicing.settings(), this.maxParts,
 				(collected) -> toMultiValueMap(collected, hints));
 	}
 

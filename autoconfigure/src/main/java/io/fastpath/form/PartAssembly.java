@@ -23,7 +23,9 @@ import org.springframework.http.codec.multipart.Part;
  * limits and its choice of part: a text field (no filename, no type or
  * {@code text/plain}) is kept as its pieces up to the in-memory limit and fails above it;
  * any other part is kept as its pieces up to that limit and goes to a temporary file
- * above it, up to the disk limit.
+ * above it, up to the disk limit. A part that ends in memory is copied out of its pieces
+ * ({@link MemoryPart}), which are released then: no part handed out holds a request
+ * buffer.
  * <p>File writes are queued in order and written by one task at a time on the blocking
  * scheduler while the body goes on being read: the disk and the network work side by side.
  * A task starts once {@value #WRITE_BATCH} bytes are queued (one thread hop per batch, not
@@ -67,7 +69,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	/**
 	 * The buffer the content of the part is in while it is in one Netty buffer, retained
 	 * in place; {@code null} once it is {@link #pieces} (a part that arrives in one buffer,
-	 * as the fields of a small form, takes no view of it, see {@link SlicedPart}).
+	 * as the fields of a small form, takes no view of it until it ends, see {@link MemoryPart}).
 	 */
 	private @Nullable DataBuffer viewed;
 
@@ -495,16 +497,16 @@ final class PartAssembly extends MultipartAssembly<Part> {
 				}
 				this.handOutCheck.accept(partHeaders);
 				DataBuffer buffer = takeViewed();
-				complete((buffer != null) ? new SlicedFormFieldPart(partHeaders, buffer, this.viewIndex, this.viewLength)
-						: new SlicedFormFieldPart(partHeaders, takePieces()));
+				complete((buffer != null) ? MemoryPart.field(partHeaders, buffer, this.viewIndex, this.viewLength)
+						: MemoryPart.field(partHeaders, takePieces()));
 			}
 			case MEMORY -> {
 				// read before the pieces leave the assembly, which releases them if it is malformed
 				boolean file = partHeaders.filename() != null;
 				this.handOutCheck.accept(partHeaders);
 				DataBuffer buffer = takeViewed();
-				complete((buffer != null) ? SlicedPart.of(partHeaders, file, buffer, this.viewIndex, this.viewLength)
-						: SlicedPart.of(partHeaders, file, takePieces()));
+				complete((buffer != null) ? MemoryPart.of(partHeaders, file, buffer, this.viewIndex, this.viewLength)
+						: MemoryPart.of(partHeaders, file, takePieces()));
 			}
 			case FILE -> {
 				SpooledPart.Spool target = currentSpool();
@@ -530,19 +532,16 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	}
 
 	/**
-	 * Hand over the pieces of the part that ends: a part in one piece, as most text
-	 * fields are, as a list of it, the list that collects the pieces kept for the next.
+	 * Hand over the pieces of the part that ends, released by the part as it copies them:
+	 * the list that collects them is emptied for the next part, which would otherwise
+	 * release them again if the body fails.
 	 */
 	private List<DataBuffer> takePieces() {
 		List<DataBuffer> held = this.pieces;
-		if (held.size() > 1) {
-			this.pieces = new ArrayList<>(1);
-			return held;
-		}
 		if (held.isEmpty()) {
 			return List.of();
 		}
-		List<DataBuffer> taken = List.of(held.get(0));
+		List<DataBuffer> taken = (held.size() == 1) ? List.of(held.get(0)) : new ArrayList<>(held);
 		held.clear();
 		return taken;
 	}
@@ -577,14 +576,15 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	}
 
 	/**
-	 * Free a part that nobody will read: release its pieces or delete its file now.
+	 * Free a part that nobody will read: delete its file now. A part in memory holds
+	 * nothing to free.
 	 * @param part the part
 	 */
 	static void free(Part part) {
-		if (part instanceof SlicedPart sliced) {
-			sliced.release();
+		if (part instanceof MemoryPart) {
+			return;
 		}
-		else if (part instanceof SpooledPart spooled) {
+		if (part instanceof SpooledPart spooled) {
 			spooled.deleteNow();
 		}
 		else {

@@ -17,6 +17,7 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
  * Reads the {@link PartEvent}s of a {@code multipart/form-data} body in one scan, in place
@@ -29,7 +30,7 @@ import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
  * events of the last were taken. Errors are Spring's: {@link DecodingException} for a
  * malformed body or too many parts, {@code DataBufferLimitException} over a limit. The
  * content of events handed out is the receiver's to release, as with stock; everything
- * else is released on error and cancel.
+ * else is released on error and cancel. A client's response is left to the stock reader.
  *
  * @author Fastpath
  */
@@ -39,8 +40,16 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 
 	private final PartEventSettings settings;
 
-	SlicingPartEventReader(PartEventSettings settings) {
+	private final HttpMessageReader<PartEvent> clientReader;
+
+	/**
+	 * Read events with the given settings.
+	 * @param settings the settings of the stock reader replaced
+	 * @param clientReader the stock reader replaced, for what is not a server's request
+	 */
+	SlicingPartEventReader(PartEventSettings settings, HttpMessageReader<PartEvent> clientReader) {
 		this.settings = settings;
+		this.clientReader = clientReader;
 	}
 
 	PartEventSettings settings() {
@@ -58,10 +67,17 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 				&& (mediaType == null || MediaType.MULTIPART_FORM_DATA.isCompatibleWith(mediaType));
 	}
 
+	/**
+	 * The events of a server's request, or, of anything else (a client's response), the
+	 * stock reader's.
+	 */
 	@Override
 	public Flux<PartEvent> read(ResolvableType elementType, ReactiveHttpInputMessage message,
 			Map<String, Object> hints) {
 
+		if (!(message instanceof ServerHttpRequest)) {
+			return this.clientReader.read(elementType, message, hints);
+		}
 		return Flux.defer(() -> {
 			byte[] delimiter = MultipartAssembly.delimiter(message, this.settings.headersCharset());
 			if (delimiter == null) {

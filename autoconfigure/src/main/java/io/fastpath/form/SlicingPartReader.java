@@ -16,19 +16,20 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
  * Reads the parts of a {@code multipart/form-data} body in one scan, in place of Spring's
  * {@link DefaultPartHttpMessageReader} and with its settings ({@link MultipartSettings}):
  * boundaries are found over the incoming buffers ({@link MultipartScanner}), a part in
- * memory is the pieces of those buffers it arrived in (a text field decoded only when its
- * value is read), and a part over the in-memory limit is written to a temporary file from
- * the buffers and read back into buffers of the request's factory
- * ({@link PartAssembly}). Errors are Spring's: {@link DecodingException} for a malformed
+ * memory is read as the pieces of those buffers it arrived in and copied out of them once
+ * as it ends (a text field decoded then), and a part over the in-memory limit is written
+ * to a temporary file from the buffers and read back into buffers of the request's
+ * factory ({@link PartAssembly}). A client's response is left to the stock reader. Errors are Spring's: {@link DecodingException} for a malformed
  * body, {@code DataBufferLimitException} over a limit. Every buffer is released, and every
- * file deleted, on error and cancel; parts handed out are the reader's caller's to
- * {@link Part#delete() delete}, which {@code getMultipartData()} does when the request
- * ends.
+ * file deleted, on error and cancel; no part handed out holds a buffer, and the files of
+ * parts handed out are the reader's caller's to {@link Part#delete() delete}, which
+ * {@code getMultipartData()} does when the request ends.
  *
  * @author Fastpath
  */
@@ -38,8 +39,16 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 
 	private final MultipartSettings settings;
 
-	SlicingPartReader(MultipartSettings settings) {
+	private final HttpMessageReader<Part> clientReader;
+
+	/**
+	 * Read parts with the given settings.
+	 * @param settings the settings of the stock reader replaced
+	 * @param clientReader the stock reader replaced, for what is not a server's request
+	 */
+	SlicingPartReader(MultipartSettings settings, HttpMessageReader<Part> clientReader) {
 		this.settings = settings;
+		this.clientReader = clientReader;
 	}
 
 	MultipartSettings settings() {
@@ -57,8 +66,15 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 				&& (mediaType == null || MediaType.MULTIPART_FORM_DATA.isCompatibleWith(mediaType));
 	}
 
+	/**
+	 * The parts of a server's request, or, of anything else (a client's response), the
+	 * stock reader's: a client gets a client's errors and limits.
+	 */
 	@Override
 	public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+		if (!(message instanceof ServerHttpRequest)) {
+			return this.clientReader.read(elementType, message, hints);
+		}
 		return parts(message).doOnDiscard(Object.class, SlicingPartReader::discard);
 	}
 
@@ -91,7 +107,7 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 	}
 
 	/**
-	 * Free what a reactive operator discards: a buffer, or a part nobody will read.
+	 * Free what a reactive operator discards: a buffer, or a part nobody will read (a file).
 	 * @param discarded the discarded object
 	 */
 	static void discard(Object discarded) {

@@ -37,6 +37,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
@@ -120,7 +121,7 @@ class MultipartDataReaderDifferentialTests {
 				new Limited(Limits.DEFAULT.stockInOrder(this.stockFiles), 10))
 			.readMono(MAP, request("xyz", Flux.just(buffer(DefaultDataBufferFactory.sharedInstance, body))), Map.of())
 			.block(Duration.ofSeconds(10));
-		MultiValueMap<String, Part> fastpath = new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
+		MultiValueMap<String, Part> fastpath = dataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
 			.readMono(MAP, request("xyz", Flux.just(buffer(factory, body))), Map.of())
 			.block(Duration.ofSeconds(10));
 		assertThat(stock).isNotNull();
@@ -150,7 +151,7 @@ class MultipartDataReaderDifferentialTests {
 	void aPartPastTheLimitIsTooLargeAndEveryPartIsFreed() {
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
 		byte[] body = threeFields("xyz");
-		Outcome outcome = read(new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 2), factory,
+		Outcome outcome = read(dataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 2), factory,
 				"xyz", body, List.of(40, 90));
 		assertThat(outcome.error()).isInstanceOfSatisfying(TooManyFormFieldsException.class,
 				(error) -> assertThat(error.getMaxFields()).isEqualTo(2));
@@ -164,7 +165,7 @@ class MultipartDataReaderDifferentialTests {
 		byte[] body = threeFields("xyz");
 		Flux<DataBuffer> buffers = Flux.concat(Flux.just(buffer(factory, Arrays.copyOf(body, sent))), Flux.never());
 		AtomicReference<@Nullable Object> signal = new AtomicReference<>();
-		Disposable reading = new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
+		Disposable reading = dataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
 			.readMono(MAP, request("xyz", buffers), Map.of())
 			.subscribe(signal::set, signal::set);
 		reading.dispose();
@@ -182,7 +183,7 @@ class MultipartDataReaderDifferentialTests {
 				Flux.error(failure));
 		Throwable error = null;
 		try {
-			new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
+			dataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
 				.readMono(MAP, request("xyz", buffers), Map.of())
 				.block(Duration.ofSeconds(10));
 		}
@@ -212,7 +213,7 @@ class MultipartDataReaderDifferentialTests {
 		};
 		AtomicBoolean bodyRead = new AtomicBoolean();
 		Flux<DataBuffer> body = Flux.just(buffer(factory, threeFields("xyz"))).doOnComplete(() -> bodyRead.set(true));
-		new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
+		dataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
 			.readMono(MAP, request("xyz", body), Map.of())
 			.subscribe(unrequested);
 		assertThat(bodyRead).as("the body read whole, its parts held in the map").isTrue();
@@ -297,7 +298,7 @@ class MultipartDataReaderDifferentialTests {
 			.doOnCancel(() -> cancelled.set(true));
 		Throwable error = null;
 		try {
-			new MultipartDataReader(new SlicingPartReader(settings), 10).readMono(MAP, request("xyz", body), Map.of())
+			dataReader(new SlicingPartReader(settings, new DefaultPartHttpMessageReader()), 10).readMono(MAP, request("xyz", body), Map.of())
 				.block(Duration.ofSeconds(10));
 		}
 		catch (RuntimeException ex) {
@@ -313,7 +314,7 @@ class MultipartDataReaderDifferentialTests {
 		MockServerHttpRequest request = MockServerHttpRequest.post("/")
 			.contentType(MediaType.MULTIPART_FORM_DATA)
 			.body(Flux.empty());
-		Outcome outcome = read(new MultipartDataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10), request);
+		Outcome outcome = read(dataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10), request);
 		assertThat(outcome.error()).isInstanceOfSatisfying(ResponseStatusException.class,
 				(error) -> assertThat(error.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST));
 	}
@@ -326,7 +327,7 @@ class MultipartDataReaderDifferentialTests {
 		// stock reads heap buffers, its blocking work in order: see SlicingPartReaderDifferentialTests
 		Outcome expected = read(new MultipartHttpMessageReader(new Limited(limits.stockInOrder(this.stockFiles), maxParts)),
 				DefaultDataBufferFactory.sharedInstance, boundary, body, cuts);
-		Outcome actual = read(new MultipartDataReader(limits.fastpath(this.fastpathFiles), maxParts), factory,
+		Outcome actual = read(dataReader(limits.fastpath(this.fastpathFiles), maxParts), factory,
 				boundary, body, cuts);
 		if (expected.error() != null) {
 			String expectedKind = stockKind(expected.error());
@@ -437,7 +438,7 @@ class MultipartDataReaderDifferentialTests {
 	private Mono<MultiValueMap<String, Part>> readFileAndField(DataBufferFactory factory, List<Runnable> heldWrites) {
 		MultipartSettings settings = new MultipartSettings(8, -1, -1, 10 * 1024, StandardCharsets.UTF_8,
 				Mono.just(this.fastpathFiles), Schedulers.fromExecutor(heldWrites::add));
-		return new MultipartDataReader(new SlicingPartReader(settings), 10).readMono(MAP,
+		return dataReader(new SlicingPartReader(settings, new DefaultPartHttpMessageReader()), 10).readMono(MAP,
 				request("xyz", Flux.just(buffer(factory, fileAndField("xyz")))), Map.of());
 	}
 
@@ -488,6 +489,11 @@ class MultipartDataReaderDifferentialTests {
 			return this.parts.readMono(elementType, message, hints);
 		}
 
+	}
+
+	/** Fastpath's reader; the stock one beside it reads what is not a server's request. */
+	private static MultipartDataReader dataReader(HttpMessageReader<Part> parts, int maxParts) {
+		return new MultipartDataReader(parts, maxParts, new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()));
 	}
 
 }

@@ -298,7 +298,7 @@ class SlicingPartEventReaderDifferentialTests {
 		SlicingPartEventReader fastpath() {
 			PartEventSettings settings = PartEventSettings.of(stock());
 			assertThat(settings).as("the stock reader's settings").isNotNull();
-			return new SlicingPartEventReader(settings);
+			return new SlicingPartEventReader(settings, new PartEventHttpMessageReader());
 		}
 
 	}

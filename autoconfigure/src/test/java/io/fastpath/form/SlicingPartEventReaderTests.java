@@ -222,7 +222,7 @@ class SlicingPartEventReaderTests {
 	}
 
 	private static SlicingPartEventReader reader(PartEventSettings settings) {
-		return new SlicingPartEventReader(settings);
+		return new SlicingPartEventReader(settings, new PartEventHttpMessageReader());
 	}
 
 	private static Flux<PartEvent> read(HttpMessageReader<PartEvent> reader, MockServerHttpRequest request) {

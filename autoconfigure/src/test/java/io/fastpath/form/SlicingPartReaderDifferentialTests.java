@@ -489,7 +489,7 @@ class SlicingPartReaderDifferentialTests {
 		SlicingPartReader fastpath(Path files) {
 			MultipartSettings settings = MultipartSettings.of(stock(files));
 			assertThat(settings).as("the stock reader's settings").isNotNull();
-			return new SlicingPartReader(settings);
+			return new SlicingPartReader(settings, stock(files));
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -182,6 +183,28 @@ class SlicingPartReaderTests {
 			.expectError(IllegalStateException.class)
 			.verify(Duration.ofSeconds(10));
 		assertThat(Files.readAllBytes(kept)).containsExactly(1, 2, 3);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aTransferThatFindsThePartsFileGoneFailsAndLeavesTheDestinationAsItWas(@TempDir Path destination)
+			throws IOException {
+		List<Part> parts = read(reader(10_000), request(8192, file("big", bytes(100_000, 9))));
+		FilePart part = (FilePart) parts.get(0);
+		// the request's clean-up got there between the transfer's look at the part and its work
+		for (Path spooled : files()) {
+			Files.delete(spooled);
+		}
+		Path kept = destination.resolve("kept");
+		Files.write(kept, new byte[] { 1, 2, 3 });
+		StepVerifier.create(part.transferTo(kept)).expectError(NoSuchFileException.class).verify(Duration.ofSeconds(10));
+		assertThat(Files.readAllBytes(kept)).as("the first transfer, which links").containsExactly(1, 2, 3);
+		StepVerifier.create(part.transferTo(kept)).expectError(NoSuchFileException.class).verify(Duration.ofSeconds(10));
+		assertThat(Files.readAllBytes(kept)).as("the next, which copies").containsExactly(1, 2, 3);
+		try (var left = Files.list(destination)) {
+			assertThat(left).as("no link left beside the destination").containsExactly(kept);
+		}
+		delete(parts);
 		this.factory.assertNoLeaks();
 	}
 

@@ -14,15 +14,28 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.util.Assert;
 
 /**
- * One pass over a multipart body, buffer by buffer: finds the boundaries with a
- * Boyer–Moore–Horspool search (a delimiter split across buffers is found too), parses
- * each part's headers once, and hands each part's content on as pieces of the buffers
- * it arrived in, never copied: retained views of a Netty buffer, split off a heap buffer.
- * It reads what Spring's {@code MultipartParser} reads, the same way: the first
- * {@code --boundary} anywhere ends the preamble, a part's headers end at the first blank
- * line (CRLF only) and its lines without a colon are ignored, {@code --} right after a
- * boundary ends the body and the epilogue is ignored, and a body that ends before the
- * closing boundary is a {@link DecodingException}.
+ * One pass over a multipart body, buffer by buffer: finds the boundaries (a delimiter
+ * split across buffers is found too), parses each part's headers once, and hands each
+ * part's content on as pieces of the buffers it arrived in, never copied: retained views
+ * of a Netty buffer, split off a heap buffer. It reads what Spring's
+ * {@code MultipartParser} reads, the same way: the first {@code --boundary} anywhere ends
+ * the preamble, a part's headers end at the first blank line (CRLF only) and its lines
+ * without a colon are ignored, {@code --} right after a boundary ends the body and the
+ * epilogue is ignored, and a body that ends before the closing boundary is a
+ * {@link DecodingException}.
+ * <p>The delimiter is looked for with a Boyer–Moore–Horspool search: a boundary is long
+ * and its last byte rare in content, so it mostly reads one byte in every delimiter
+ * length. A sender can make that search compare most of the delimiter at every position
+ * (a periodic boundary over content of its period, {@code aaaa…} under a boundary of
+ * {@code aaaa…}), so it counts the bytes it compares: once they are more than the bytes
+ * it has moved over and a delimiter's length, it goes on with a Knuth–Morris–Pratt search
+ * from where it is, which reads each byte once. The bytes at the end of a buffer that may
+ * start a delimiter are found, and a delimiter begun in one buffer is carried into the
+ * next, the Knuth–Morris–Pratt way too: the bytes held are always the start of the
+ * delimiter, so what is carried is how many of its bytes matched, never a copy. The scan
+ * of a body reads each of its bytes a constant number of times, plus at most a few
+ * delimiter lengths per buffer and per part, whatever the body, and a part's headers
+ * twice at most (to find their end, and to copy them).
  * <p>Not thread-safe: its owner feeds it one buffer at a time.
  *
  * @author Fastpath
@@ -84,6 +97,12 @@ final class MultipartScanner {
 
 	private static final byte[] CRLF = { '\r', '\n' };
 
+	/** The blank line that ends a part's headers, CRLFCRLF, as four bytes of an int. */
+	private static final int CRLF_CRLF = 0x0D0A0D0A;
+
+	/** The two hyphens that end the body in place of a part's headers, as two bytes of an int. */
+	private static final int HYPHENS = ('-' << 8) | '-';
+
 	/** The bytes of a delimiter before its boundary: CRLF and two hyphens. */
 	private static final int DELIMITER_PREFIX = 4;
 
@@ -110,13 +129,11 @@ final class MultipartScanner {
 	 */
 	private @Nullable ArrayDeque<DataBuffer> pending;
 
-	/** The bytes of {@link #pending}; made when a buffer first ends in a possible delimiter. */
-	private byte @Nullable [] pendingBytes;
-
+	/**
+	 * How many bytes {@link #pending} holds: they are the delimiter's first bytes, as many,
+	 * so they need no copy to be compared.
+	 */
 	private int pendingLength;
-
-	/** The pending bytes and the next buffer's first, made with {@link #pendingBytes}. */
-	private byte @Nullable [] probe;
 
 	private final BufferBytes.Nio nioBytes = new BufferBytes.Nio();
 
@@ -283,54 +300,42 @@ final class MultipartScanner {
 	 * without finding it (its tail pending when it may start one)
 	 */
 	private @Nullable DataBuffer scan(DataBuffer buffer, Delimiter delimiter, boolean content) {
-		int length = delimiter.length;
+		int length = delimiter.length();
 		int start = buffer.readPosition();
 		int readable = buffer.readableByteCount();
 		BufferBytes bytes = bytes(buffer);
-		if (this.pendingLength > 0) {
-			int held = this.pendingLength;
-			int taken = Math.min(readable, length - 1);
-			byte[] probed = this.probe;
-			Assert.state(probed != null, "No probe with pending bytes");
-			System.arraycopy(pendingBytes(), 0, probed, 0, held);
-			bytes.copy(0, probed, held, taken);
-			int probedLength = held + taken;
-			for (int at = 0; at < held; at++) {
-				int compared = Math.min(length, probedLength - at);
-				if (delimiter.startsIn(probed, at, compared)) {
-					emitPending(at, content);
-					if (compared == length) {
-						releasePending();
-						buffer.readPosition(start + length - (held - at));
-						return buffer;
-					}
-					// the buffer ends inside a delimiter that may still come
-					hold(buffer, bytes, 0);
-					return null;
+		int from = 0;
+		int held = this.pendingLength;
+		if (held > 0) {
+			int carried = delimiter.carry(bytes, held, readable);
+			if (carried < 0) {
+				// the delimiter may start in the pending bytes: those before it are not its
+				emitPending(held + carried, content);
+				if (readable - carried >= length) {
+					releasePending();
+					buffer.readPosition(start + carried + length);
+					return buffer;
 				}
+				// the buffer ends inside a delimiter that may still come
+				hold(buffer);
+				return null;
 			}
 			emitPending(held, content);
+			from = carried;
 		}
-		int found = delimiter.indexIn(bytes, readable);
-		if (found != -1) {
+		int found = delimiter.firstIn(bytes, from, readable);
+		if (readable - found >= length) {
 			emitFront(buffer, found, content);
 			buffer.readPosition(buffer.readPosition() + length);
 			return buffer;
 		}
-		int tail = readable;
-		for (int at = Math.max(0, readable - length + 1); at < readable; at++) {
-			if (delimiter.startsAt(bytes, at, readable)) {
-				tail = at;
-				break;
-			}
-		}
-		if (tail == readable) {
+		if (found == readable) {
 			this.owned = false;
 			emit(buffer, content);
 			return null;
 		}
-		emitFront(buffer, tail, content);
-		hold(buffer, bytes, tail);
+		emitFront(buffer, found, content);
+		hold(buffer);
 		return null;
 	}
 
@@ -338,14 +343,13 @@ final class MultipartScanner {
 		return BufferBytes.of(buffer, this.nioBytes, this.nettyBytes);
 	}
 
-	/** Keep the buffer, the bytes of {@code bytes} from {@code from} on, as pending. */
-	private void hold(DataBuffer buffer, BufferBytes bytes, int from) {
+	/** Keep the buffer's readable bytes as pending: they are the start of the delimiter. */
+	private void hold(DataBuffer buffer) {
 		int readable = buffer.readableByteCount();
 		if (readable == 0) {
 			DataBufferUtils.release(buffer);
 			return;
 		}
-		bytes.copy(from, pendingBytes(), this.pendingLength, readable);
 		this.pendingLength += readable;
 		ArrayDeque<DataBuffer> held = this.pending;
 		if (held == null) {
@@ -353,21 +357,6 @@ final class MultipartScanner {
 			this.pending = held;
 		}
 		held.add(buffer);
-	}
-
-	/**
-	 * The pending bytes, made on first use with the probe: a small form comes in one
-	 * buffer, and these are all a body's delimiter could be split across.
-	 */
-	private byte[] pendingBytes() {
-		byte[] bytes = this.pendingBytes;
-		if (bytes == null) {
-			int longest = this.delimiter.length;
-			bytes = new byte[longest - 1];
-			this.pendingBytes = bytes;
-			this.probe = new byte[2 * longest - 2];
-		}
-		return bytes;
 	}
 
 	/** Hand on (or discard) the first {@code count} pending bytes; keep the rest. */
@@ -388,8 +377,6 @@ final class MultipartScanner {
 				left = 0;
 			}
 		}
-		byte[] bytes = pendingBytes();
-		System.arraycopy(bytes, count, bytes, 0, this.pendingLength - count);
 		this.pendingLength -= count;
 	}
 
@@ -494,18 +481,23 @@ final class MultipartScanner {
 	 * Where headers that arrived whole in this buffer end, for them to be copied into
 	 * {@link #headerBytes} at once, not byte by byte: the length up to and with the
 	 * first CRLFCRLF, if the bytes before it are within the limit as the copying loop
-	 * counts them and they do not start with the {@code --} that ends the body.
+	 * counts them and they do not start with the {@code --} that ends the body. Each byte
+	 * is read once, into the last four kept in an int.
 	 * @return the length of the headers, or 0 if the copying loop is to read them
 	 */
 	private int wholeHeadersEnd(BufferBytes view, int readable) {
-		if (readable < 4 || (view.get(0) == '-' && view.get(1) == '-')) {
+		if (readable < 4) {
 			return 0;
 		}
 		int within = (int) Math.min(readable, this.maxHeadersSize + 1L);
-		for (int i = 3; i < within; i++) {
-			if (view.get(i) == '\n' && view.get(i - 1) == '\r' && view.get(i - 3) == '\r'
-					&& view.get(i - 2) == '\n') {
+		int lastFour = 0;
+		for (int i = 0; i < within; i++) {
+			lastFour = (lastFour << 8) | (view.get(i) & 0xFF);
+			if (lastFour == CRLF_CRLF) {
 				return i + 1;
+			}
+			if (i == 1 && lastFour == HYPHENS) {
+				return 0;
 			}
 		}
 		return 0;
@@ -516,13 +508,16 @@ final class MultipartScanner {
 	}
 
 	/**
-	 * A delimiter and its Boyer–Moore–Horspool shifts: a boundary is long and its last
-	 * byte rare in content, so the search mostly reads one byte in every delimiter length.
-	 * Spring's {@code DataBufferUtils.matcher} compares every byte, and Netty's
+	 * A delimiter and its searches. Boyer–Moore–Horspool's shifts: a boundary is long and
+	 * its last byte rare in content, so the search mostly reads one byte in every delimiter
+	 * length. Spring's {@code DataBufferUtils.matcher} compares every byte, and Netty's
 	 * {@code ByteBuf.indexOf} finds one byte only. A search over less than
-	 * {@value #SHORT_SEARCH} bytes reads them one by one instead, without the table: a
-	 * form of a few text fields is read whole in a few hundred bytes, each byte by one
-	 * search at most, and its table would be the largest allocation of its scan.
+	 * {@value #SHORT_SEARCH} bytes moves on by one byte instead, without the table: a form
+	 * of a few text fields is read whole in a few hundred bytes, each byte by one search at
+	 * most, and its table would be the largest allocation of its scan. Knuth–Morris–Pratt's
+	 * borders, where that search would compare too much, and where a match goes on from
+	 * bytes read before: a small form read whole never needs them, and they are made once,
+	 * when a match of some bytes first fails.
 	 */
 	private static final class Delimiter {
 
@@ -534,27 +529,38 @@ final class MultipartScanner {
 
 		private final int from;
 
-		final int length;
-
 		/** The delimiter whose shifts this one uses: itself, or the one it is behind a CRLF of. */
 		private final Delimiter shiftsOf;
 
 		/** Shifts in bytes, a quarter of an int table per request: capped, which is safe. */
 		private byte @Nullable [] shifts;
 
+		/**
+		 * At {@code i}, the length of the longest proper prefix of the delimiter's first
+		 * {@code i + 1} bytes that is also their suffix: how much of the delimiter still
+		 * matches when the byte after them does not.
+		 */
+		private int @Nullable [] borders;
+
 		/** The bytes of {@code bytes} from {@code from} on. */
 		Delimiter(byte[] bytes, int from) {
 			this.bytes = bytes;
 			this.from = from;
-			this.length = bytes.length - from;
 			this.shiftsOf = this;
 		}
 
 		private Delimiter(byte[] bytes, int from, Delimiter shiftsOf) {
 			this.bytes = bytes;
 			this.from = from;
-			this.length = bytes.length - from;
 			this.shiftsOf = shiftsOf;
+		}
+
+		/**
+		 * The length of the delimiter: computed, not kept, for a delimiter with its borders
+		 * to be no larger than one without them was.
+		 */
+		int length() {
+			return this.bytes.length - this.from;
 		}
 
 		/**
@@ -562,6 +568,7 @@ final class MultipartScanner {
 		 * one table per body and not two: a byte of this delimiter is as far from the end of
 		 * both, CR and LF are shifted no further than the length of this one and any other
 		 * byte a whole length of this one, which is less than the longer one's and so safe.
+		 * Its borders are its own.
 		 */
 		Delimiter behindCrlf() {
 			Assert.state(this.from >= CRLF.length, "No CRLF before the delimiter");
@@ -575,8 +582,9 @@ final class MultipartScanner {
 				byte[] pattern = this.bytes;
 				int first = this.from;
 				table = new byte[256];
-				int last = this.length - 1;
-				Arrays.fill(table, (byte) Math.min(this.length, Byte.MAX_VALUE));
+				int length = length();
+				int last = length - 1;
+				Arrays.fill(table, (byte) Math.min(length, Byte.MAX_VALUE));
 				for (int i = 0; i < last; i++) {
 					table[pattern[first + i] & 0xFF] = (byte) Math.min(last - i, Byte.MAX_VALUE);
 				}
@@ -585,15 +593,53 @@ final class MultipartScanner {
 			return table;
 		}
 
-		/** The index of the first whole delimiter in [0, to), or -1. */
-		int indexIn(BufferBytes buffer, int to) {
+		/** The borders of this delimiter, made on first use. */
+		private int[] borders() {
+			int[] table = this.borders;
+			if (table == null) {
+				byte[] pattern = this.bytes;
+				int first = this.from;
+				int length = length();
+				table = new int[length];
+				int border = 0;
+				for (int i = 1; i < length; i++) {
+					while (border > 0 && pattern[first + i] != pattern[first + border]) {
+						border = table[border - 1];
+					}
+					if (pattern[first + i] == pattern[first + border]) {
+						border++;
+					}
+					table[i] = border;
+				}
+				this.borders = table;
+			}
+			return table;
+		}
+
+		/**
+		 * Where the delimiter may start in [from, to): the first index whose bytes up to
+		 * {@code to}, a delimiter's length at most, are the delimiter's first bytes. That is
+		 * a whole delimiter if there is room for one before {@code to}, else the tail of the
+		 * bytes that may start one; {@code to} if there is neither.
+		 * <p>Boyer–Moore–Horspool, counting the bytes it compares behind each last byte: once
+		 * they are more than the bytes it moved over and a delimiter's length, the bytes are
+		 * made to match much of the delimiter at every index (a periodic boundary over its
+		 * period), and it goes on the Knuth–Morris–Pratt way from the next index, each byte
+		 * read once. It reads at most twice the bytes it moves over, and two delimiter
+		 * lengths, before either finds a delimiter or reaches the tail, which it reads the
+		 * Knuth–Morris–Pratt way: the shifts it skipped indexes by are safe for a tail too,
+		 * each skipped index fails at a byte before {@code to}.
+		 */
+		int firstIn(BufferBytes buffer, int from, int to) {
 			byte[] pattern = this.bytes;
 			int first = this.from;
-			int last = this.length - 1;
+			int length = length();
+			int last = length - 1;
 			byte lastByte = pattern[first + last];
-			byte[] shifts = (to < SHORT_SEARCH) ? null : this.shiftsOf.shifts();
-			int at = 0;
-			while (at + last < to) {
+			byte[] shifts = (to - from < SHORT_SEARCH) ? null : this.shiftsOf.shifts();
+			long compared = 0;
+			int at = from;
+			while (at < to - last) {
 				byte current = buffer.get(at + last);
 				if (current == lastByte) {
 					int i = last - 1;
@@ -603,25 +649,56 @@ final class MultipartScanner {
 					if (i < 0) {
 						return at;
 					}
+					compared += last - i;
+					if (compared > (long) at - from + length) {
+						return match(buffer, at + 1, to, 0, to);
+					}
 				}
 				at += (shifts != null) ? shifts[current & 0xFF] : 1;
 			}
-			return -1;
+			return match(buffer, at, to, 0, to);
 		}
 
-		/** Whether the bytes [at, to) are the start of the delimiter. */
-		boolean startsAt(BufferBytes buffer, int at, int to) {
-			for (int i = at; i < to; i++) {
-				if (buffer.get(i) != this.bytes[this.from + i - at]) {
-					return false;
+		/**
+		 * Carry a match of the delimiter's first {@code matched} bytes, the bytes held
+		 * before this buffer, into its bytes [0, to): until the delimiter is whole, or may
+		 * start only in this buffer, or the bytes end. At most a delimiter's length is read.
+		 * @return where the delimiter may start: before this buffer by as many bytes as the
+		 * value is negative, whole if there is room for it before {@code to}, else the start
+		 * of what is to be held; or, not negative, where in this buffer to go on looking
+		 */
+		int carry(BufferBytes buffer, int matched, int to) {
+			return match(buffer, 0, to, matched, 0);
+		}
+
+		/**
+		 * Read the bytes from {@code at} the Knuth–Morris–Pratt way, each once, with
+		 * {@code matched} bytes of the delimiter matched before {@code at}: until the
+		 * delimiter is whole, or where it may start reaches {@code until}, or the bytes end
+		 * at {@code to}.
+		 * @return where the delimiter may start then: a whole delimiter, the start of the
+		 * bytes up to {@code to} that may start one, or {@code to}
+		 */
+		private int match(BufferBytes buffer, int at, int to, int matched, int until) {
+			byte[] pattern = this.bytes;
+			int first = this.from;
+			int length = length();
+			int[] table = this.borders;
+			int index = at;
+			int match = matched;
+			while (match < length && index < to && index - match < until) {
+				byte current = buffer.get(index++);
+				while (match > 0 && pattern[first + match] != current) {
+					if (table == null) {
+						table = borders();
+					}
+					match = table[match - 1];
+				}
+				if (pattern[first + match] == current) {
+					match++;
 				}
 			}
-			return true;
-		}
-
-		/** Whether the {@code count} bytes of {@code probed} from {@code at} are the start of the delimiter. */
-		boolean startsIn(byte[] probed, int at, int count) {
-			return Arrays.equals(probed, at, at + count, this.bytes, this.from, this.from + count);
+			return index - match;
 		}
 
 	}

@@ -193,15 +193,12 @@ final class PartHeaders {
 		if (built == null) {
 			built = new HttpHeaders();
 			String text = text();
-			int from = 0;
-			int length = text.length();
-			while (from < length) {
-				int lineEnd = lineEnd(text, from);
-				int colon = text.indexOf(':', from);
-				if (colon != -1 && colon < lineEnd) {
-					built.add(text.substring(from, colon), text.substring(valueStart(text, colon, lineEnd), lineEnd));
+			Lines lines = new Lines(text);
+			while (lines.next()) {
+				if (lines.colon != -1) {
+					built.add(text.substring(lines.start, lines.colon),
+							text.substring(valueStart(text, lines.colon, lines.end), lines.end));
 				}
-				from = lineEnd + 2;
 			}
 			this.headers = built;
 		}
@@ -225,9 +222,8 @@ final class PartHeaders {
 			return null;
 		}
 		int lineEnd = lineEnd(text, 2);
-		int quote = text.indexOf('"', prefix);
-		int backslash = text.indexOf('\\', prefix);
-		if (quote != lineEnd - 1 || (backslash != -1 && backslash < quote)) {
+		int quote = indexOf(text, '"', prefix, lineEnd);
+		if (quote != lineEnd - 1 || indexOf(text, '\\', prefix, quote) != -1) {
 			return null;
 		}
 		return text.substring(prefix, quote);
@@ -240,16 +236,12 @@ final class PartHeaders {
 			return null;
 		}
 		String text = text();
-		int from = 0;
-		int length = text.length();
-		while (from < length) {
-			int lineEnd = lineEnd(text, from);
-			int colon = text.indexOf(':', from);
-			if (colon != -1 && colon < lineEnd && colon - from == name.length()
-					&& text.regionMatches(true, from, name, 0, name.length())) {
-				return text.substring(valueStart(text, colon, lineEnd), lineEnd);
+		Lines lines = new Lines(text);
+		while (lines.next()) {
+			if (lines.colon - lines.start == name.length()
+					&& text.regionMatches(true, lines.start, name, 0, name.length())) {
+				return text.substring(valueStart(text, lines.colon, lines.end), lines.end);
 			}
-			from = lineEnd + 2;
 		}
 		return null;
 	}
@@ -259,12 +251,81 @@ final class PartHeaders {
 		return (lineEnd != -1) ? lineEnd : text.length();
 	}
 
+	/** The index of the char in [from, to), or -1: {@code String.indexOf} with an end is Java 21's. */
+	private static int indexOf(String text, char c, int from, int to) {
+		for (int i = from; i < to; i++) {
+			if (text.charAt(i) == c) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
 	private static int valueStart(String text, int colon, int lineEnd) {
 		int start = colon + 1;
 		while (start < lineEnd && text.charAt(start) == ' ') {
 			start++;
 		}
 		return start;
+	}
+
+	/**
+	 * The lines of headers, one after the other, as Spring's parser splits them: at each
+	 * CRLF, the last line up to the end of the text. Each line is read once, for its end
+	 * and its first colon together: a colon looked for from the line's start to the end of
+	 * the text ({@code indexOf(':', start)}) reads on through the lines after a line
+	 * without one, again for each such line, the square of the headers' length for headers
+	 * of colon-less lines up to their limit.
+	 */
+	static final class Lines {
+
+		private final CharSequence text;
+
+		/** Where the next line starts. */
+		private int next;
+
+		/** Where the current line starts. */
+		int start;
+
+		/** Where the current line ends: its CRLF, or the end of the text. */
+		int end;
+
+		/** The current line's first colon, or -1 if it has none. */
+		int colon;
+
+		Lines(CharSequence text) {
+			this.text = text;
+		}
+
+		/**
+		 * Move to the next line.
+		 * @return whether there is one
+		 */
+		boolean next() {
+			CharSequence text = this.text;
+			int length = text.length();
+			if (this.next >= length) {
+				return false;
+			}
+			int colon = -1;
+			int i = this.next;
+			while (i < length) {
+				char c = text.charAt(i);
+				if (c == '\r' && i + 1 < length && text.charAt(i + 1) == '\n') {
+					break;
+				}
+				if (c == ':' && colon == -1) {
+					colon = i;
+				}
+				i++;
+			}
+			this.start = this.next;
+			this.end = i;
+			this.colon = colon;
+			this.next = i + 2;
+			return true;
+		}
+
 	}
 
 }

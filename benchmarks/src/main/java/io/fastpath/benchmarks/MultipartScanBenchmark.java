@@ -13,13 +13,16 @@ import io.fastpath.form.LazyFormDecoding;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import reactor.core.publisher.Mono;
 
 import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -28,13 +31,18 @@ import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 
 /**
- * The scan of a multipart body alone: one 4 MB file part of seeded random bytes, in 512
- * Netty pooled direct buffers of 8 KB as Reactor Netty hands them ({@link BodyBuffers}),
- * read as {@code Flux<PartEvent>} (no disk: the content events are the buffers' bytes),
- * every event's content released. What is left of the time is mostly the delimiter
- * search over the file's bytes, which the HTTP rows cannot isolate: their time moves by
- * more than the search costs. By hand only, not in the suite:
- * {@code java -jar benchmarks/target/benchmarks.jar MultipartScanBenchmark -prof gc}.
+ * The scan of a multipart body alone, in Netty pooled direct buffers of 8 KB as Reactor
+ * Netty hands them ({@link BodyBuffers}), read as {@code Flux<PartEvent>} (no disk: the
+ * content events are the buffers' bytes), every event's content released. The bodies
+ * ({@link #body}): {@code upload}, one 4 MB file part of seeded random bytes, where what
+ * is left of the time is mostly the delimiter search over the file's bytes, which the HTTP
+ * rows cannot isolate (their time moves by more than the search costs); and hostile
+ * bodies that a search comparing backwards from the delimiter's last byte reads over and
+ * over, with no part in them: both readers fail them as malformed once they have searched
+ * them whole for the first boundary. By hand only, not in the suite:
+ * {@code java -jar benchmarks/target/benchmarks.jar MultipartScanBenchmark -prof gc}; a
+ * hostile body alone with {@code -p body=hostile-4mb} (in single shots, {@code -bm ss},
+ * against a build whose search takes seconds over one).
  */
 @State(Scope.Thread)
 @Warmup(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
@@ -48,11 +56,26 @@ public class MultipartScanBenchmark {
 
 	private static final Map<String, Object> NO_HINTS = Collections.emptyMap();
 
+	/** The size of each buffer of a body. */
+	private static final int BUFFER_SIZE = 8 * 1024;
+
+	/**
+	 * The body: {@code upload}, the 4 MB file part; {@code hostile-1mb} and
+	 * {@code hostile-4mb}, that many bytes of {@code a} under a boundary of 4,000
+	 * {@code a}; {@code periodic-1mb}, 1 MB of {@code ab} under a boundary of 2,000
+	 * {@code ab}.
+	 */
+	@Param({ "upload", "hostile-1mb", "hostile-4mb", "periodic-1mb" })
+	public String body;
+
 	private final HttpMessageReader<PartEvent> stockReader = new PartEventHttpMessageReader();
 
 	private HttpMessageReader<PartEvent> fastpathReader;
 
-	private BodyBuffers body;
+	private BodyBuffers buffers;
+
+	/** The bytes of content a read gives, or -1 for a body it fails as malformed. */
+	private long expected;
 
 	private BenchmarkServerRequest request;
 
@@ -67,6 +90,34 @@ public class MultipartScanBenchmark {
 		if (this.fastpathReader.getClass() == PartEventHttpMessageReader.class) {
 			throw new IllegalStateException("Fastpath did not replace the part event reader");
 		}
+		String boundary;
+		byte[] bytes;
+		switch (this.body) {
+			case "upload" -> {
+				boundary = BOUNDARY;
+				bytes = upload();
+				this.expected = 4 * 1024 * 1024;
+			}
+			case "hostile-1mb", "hostile-4mb" -> {
+				boundary = "a".repeat(4000);
+				bytes = "a".repeat(this.body.equals("hostile-1mb") ? 1024 * 1024 : 4 * 1024 * 1024)
+					.getBytes(StandardCharsets.US_ASCII);
+				this.expected = -1;
+			}
+			case "periodic-1mb" -> {
+				boundary = "ab".repeat(2000);
+				bytes = "ab".repeat(512 * 1024).getBytes(StandardCharsets.US_ASCII);
+				this.expected = -1;
+			}
+			default -> throw new IllegalArgumentException("Unknown body " + this.body);
+		}
+		this.buffers = BodyBuffers.of(BufferFactories.NETTY_DIRECT, bytes, bytes.length / BUFFER_SIZE);
+		HttpHeaders headers = new HttpHeaders();
+		headers.setContentType(MediaType.parseMediaType("multipart/form-data; boundary=" + boundary));
+		this.request = new BenchmarkServerRequest(URI.create("http://localhost/upload"), headers);
+	}
+
+	private static byte[] upload() {
 		byte[] file = new byte[4 * 1024 * 1024];
 		new Random(20261202).nextBytes(file);
 		ByteArrayOutputStream multipart = new ByteArrayOutputStream();
@@ -75,10 +126,7 @@ public class MultipartScanBenchmark {
 			.getBytes(StandardCharsets.US_ASCII));
 		multipart.writeBytes(file);
 		multipart.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-		this.body = BodyBuffers.of(BufferFactories.NETTY_DIRECT, multipart.toByteArray(), 512);
-		HttpHeaders headers = new HttpHeaders();
-		headers.setContentType(MediaType.parseMediaType("multipart/form-data; boundary=" + BOUNDARY));
-		this.request = new BenchmarkServerRequest(URI.create("http://localhost/upload"), headers);
+		return multipart.toByteArray();
 	}
 
 	@Benchmark
@@ -92,14 +140,15 @@ public class MultipartScanBenchmark {
 	}
 
 	private long read(HttpMessageReader<PartEvent> reader) {
-		Long read = reader.read(PART_EVENT, this.request.withBody(this.body.flux()), NO_HINTS)
+		Long read = reader.read(PART_EVENT, this.request.withBody(this.buffers.flux()), NO_HINTS)
 			.reduce(0L, (size, event) -> {
 				long total = size + event.content().readableByteCount();
 				DataBufferUtils.release(event.content());
 				return total;
 			})
+			.onErrorResume(DecodingException.class, (ex) -> Mono.just(-1L))
 			.block();
-		if (read == null || read != 4 * 1024 * 1024) {
+		if (read == null || read != this.expected) {
 			throw new IllegalStateException("Read " + read + " bytes");
 		}
 		return read;
@@ -107,7 +156,7 @@ public class MultipartScanBenchmark {
 
 	@TearDown
 	public void tearDown() {
-		this.body.release();
+		this.buffers.release();
 	}
 
 }

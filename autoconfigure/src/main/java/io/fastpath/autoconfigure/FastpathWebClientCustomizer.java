@@ -67,7 +67,11 @@ public class FastpathWebClientCustomizer implements WebClientCustomizer, Ordered
 		List<HttpMessageReaderDecorator> readerDecorators = this.decorators.orderedStream().toList();
 		List<HttpMessageWriterDecorator> writerDecorators = this.writerDecorators.get();
 		if (!readerDecorators.isEmpty() || !writerDecorators.isEmpty()) {
-			builder.exchangeStrategies(new DecoratingExchangeStrategies(ExchangeStrategies.withDefaults(),
+			// Strategies of the builder's own, as stock gives a builder whose codecs are
+			// customized: Spring's default strategies share their codec instances with every
+			// copy made of them, so a mapper registered on one builder's JSON encoder, or a
+			// limit set on its codecs, would reach every client built on them.
+			builder.exchangeStrategies(new DecoratingExchangeStrategies(ExchangeStrategies.builder().build(),
 					readerDecorators, writerDecorators));
 			this.customized.put(builder, new Customization(readerDecorators, writerDecorators));
 		}

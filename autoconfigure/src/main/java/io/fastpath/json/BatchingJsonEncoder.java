@@ -2,8 +2,8 @@ package io.fastpath.json;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
-import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -20,9 +20,7 @@ import io.fastpath.codec.WriteListener;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
-import org.springframework.http.HttpLogging;
 import org.springframework.http.MediaType;
-import org.springframework.http.codec.HttpMessageEncoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -35,12 +33,17 @@ import org.springframework.util.MimeType;
  * chunk). The bytes are the stock encoder's: its mapper, writer, hints, encoding,
  * array syntax and stream separator. A {@code Mono} and single values are the stock
  * encoder's own.
+ * <p>It is a {@code JacksonJsonEncoder} itself, and every public method reaches the stock
+ * encoder: code that looks for the JSON encoder among a configurer's writers and
+ * configures it configures the stock encoder, whose settings this one reads as it writes.
+ * Spring Boot gives Actuator's responses a mapper of their own that way: it calls
+ * {@code registerMappersForType} on the {@code JacksonJsonEncoder} of each
+ * {@code EncoderHttpMessageWriter} that the server's configurer lists. The registrations
+ * and streaming types this encoder holds as a {@code JacksonJsonEncoder} stay unused.
  *
  * @author Fastpath
  */
-final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
-
-	private static final Log logger = HttpLogging.forLogName(BatchingJsonEncoder.class);
+final class BatchingJsonEncoder extends JacksonJsonEncoder {
 
 	private final JacksonJsonEncoder stock;
 
@@ -55,6 +58,7 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 	 * @param listener the listener to tell of each body written in batches
 	 */
 	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap, WriteListener listener) {
+		super(stock.getMapper(), stock.getEncodableMimeTypes().toArray(MimeType[]::new));
 		this.stock = stock;
 		this.cap = cap;
 		this.listener = listener;
@@ -63,6 +67,32 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 	/** Return the encoder whose output this batches. */
 	JacksonJsonEncoder getStock() {
 		return this.stock;
+	}
+
+	@Override
+	public JsonMapper getMapper() {
+		return this.stock.getMapper();
+	}
+
+	@Override
+	public void registerMappersForType(Class<?> clazz, Consumer<Map<MimeType, JsonMapper>> registrar) {
+		this.stock.registerMappersForType(clazz, registrar);
+	}
+
+	@Override
+	public @Nullable Map<MimeType, JsonMapper> getMappersForType(Class<?> clazz) {
+		return this.stock.getMappersForType(clazz);
+	}
+
+	@Override
+	public void setStreamingMediaTypes(List<MediaType> mediaTypes) {
+		// JacksonJsonEncoder's constructor sets its default through here, before this
+		// encoder knows the stock one: that default stays its own, unused.
+		if (this.stock == null) {
+			super.setStreamingMediaTypes(mediaTypes);
+			return;
+		}
+		this.stock.setStreamingMediaTypes(mediaTypes);
 	}
 
 	@Override
@@ -103,13 +133,15 @@ final class BatchingJsonEncoder implements HttpMessageEncoder<Object> {
 			ObjectWriter buffering = writer.without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE)
 				.withRootValueSeparator((String) null);
 			JsonGenerator generator = buffering.createGenerator(output, encoding);
-			values = new JsonValueWriter(output, generator, buffering.writeValues(generator), true, logger, hints);
+			values = new JsonValueWriter(output, generator, buffering.writeValues(generator), true, this.logger,
+					hints);
 		}
 		else {
 			// Created from the mapper, as the stock encoder creates it: the writer's view and
 			// filters apply to the values, the mapper's settings to the generator.
 			JsonGenerator generator = mapper.createGenerator(output, encoding);
-			values = new JsonValueWriter(output, generator, writer.writeValues(generator), false, logger, hints);
+			values = new JsonValueWriter(output, generator, writer.writeValues(generator), false, this.logger,
+					hints);
 		}
 		return new JsonSequenceBatchWriter(values, StockJsonWriting.isStreaming(this.stock, mimeType));
 	}

@@ -4,6 +4,7 @@ import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -34,8 +35,6 @@ import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.log.LogFormatUtils;
-import org.springframework.http.HttpLogging;
-import org.springframework.http.codec.HttpMessageDecoder;
 import org.springframework.http.codec.JacksonCodecSupport;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -72,10 +71,17 @@ import org.springframework.util.MimeType;
  * <p>Errors are the stock ones: {@code DecodingException} for malformed JSON and wrong
  * types, {@code DataBufferLimitException} over the limit ({@code maxInMemorySize} applies
  * to the whole body for a {@code Mono}, to one element for a {@code Flux}, as stock).
+ * <p>It is a {@code JacksonJsonDecoder} itself, and every public method reaches the
+ * decorated decoder: code that looks for the JSON decoder among a configurer's readers and
+ * configures it ({@code registerMappersForType}, {@code setMaxInMemorySize}) configures
+ * the decorated decoder, whose settings this one reads as it reads, and a codec
+ * configurer's {@code maxInMemorySize} reaches one set as its JSON decoder as it reaches
+ * stock's. The registrations and limit this decoder holds as a {@code JacksonJsonDecoder}
+ * stay unused.
  *
  * @author Fastpath
  */
-public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, JoiningDecoder<Object> {
+public final class FastpathJsonDecoder extends JacksonJsonDecoder implements JoiningDecoder<Object> {
 
 	/** Same key as {@code JacksonCodecSupport}'s actual type hint (package-private there). */
 	private static final String ACTUAL_TYPE_HINT = JacksonCodecSupport.class.getName() + ".actualType";
@@ -85,8 +91,6 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	 * {@link #getDecodeHints}: the chunk that completes the body can be read ahead whole.
 	 */
 	static final String CONTENT_LENGTH_HINT = FastpathJsonDecoder.class.getName() + ".contentLength";
-
-	private final Log logger = HttpLogging.forLogName(getClass());
 
 	private final JacksonJsonDecoder stock;
 
@@ -109,6 +113,7 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	}
 
 	private FastpathJsonDecoder(JacksonJsonDecoder stock, @Nullable BlackbirdTwins twins, ReadListener listener) {
+		super(stock.getMapper(), stock.getDecodableMimeTypes().toArray(MimeType[]::new));
 		this.stock = stock;
 		this.twins = twins;
 		this.listener = listener;
@@ -158,18 +163,43 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	}
 
 	/**
-	 * Return the default mapper.
+	 * Return the decorated decoder's default mapper.
 	 * @return the mapper
 	 */
+	@Override
 	public JsonMapper getMapper() {
 		return this.stock.getMapper();
 	}
 
 	/**
-	 * Set the limit on buffered bytes: for a whole body, or for one element of a stream.
+	 * Register mappers for a type on the decorated decoder, which this one reads with.
+	 * @param clazz the type
+	 * @param registrar adds the mappers by MIME type
+	 * @see JacksonJsonDecoder#registerMappersForType(Class, Consumer)
+	 */
+	@Override
+	public void registerMappersForType(Class<?> clazz, Consumer<Map<MimeType, JsonMapper>> registrar) {
+		this.stock.registerMappersForType(clazz, registrar);
+	}
+
+	/**
+	 * Return the mappers the decorated decoder has registered for a type.
+	 * @param clazz the type
+	 * @return the mappers by MIME type
+	 * @see JacksonJsonDecoder#getMappersForType(Class)
+	 */
+	@Override
+	public @Nullable Map<MimeType, JsonMapper> getMappersForType(Class<?> clazz) {
+		return this.stock.getMappersForType(clazz);
+	}
+
+	/**
+	 * Set the limit on buffered bytes, on the decorated decoder: for a whole body, or for
+	 * one element of a stream.
 	 * @param byteCount the limit, or -1 for none
 	 * @see JacksonJsonDecoder#setMaxInMemorySize(int)
 	 */
+	@Override
 	public void setMaxInMemorySize(int byteCount) {
 		this.stock.setMaxInMemorySize(byteCount);
 	}
@@ -215,7 +245,7 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	@Override
 	public Flux<Object> decode(Publisher<DataBuffer> input, ResolvableType elementType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) {
-		JsonMapper mapper = selectMapper(elementType, mimeType);
+		JsonMapper mapper = selectedMapper(elementType, mimeType);
 		ReadEvent path = JsonReadEvents.fluxPath(mapper, elementType, mimeType);
 		// The listener is told when a body is read, at subscription, not when it is assembled.
 		if (mapper == null || path != ReadEvent.JSON_FLUX) {
@@ -290,7 +320,13 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 		}
 	}
 
+	/**
+	 * Decode a whole body: {@code null} for the JSON {@code null}, which the stock decoder
+	 * returns too, although {@code AbstractJacksonDecoder} declares a result that is never
+	 * {@code null} ({@code Decoder} declares one that may be).
+	 */
 	@Override
+	@SuppressWarnings("NullAway")
 	public @Nullable Object decode(DataBuffer buffer, ResolvableType targetType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) throws DecodingException {
 		try {
@@ -334,7 +370,7 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 
 	private @Nullable Object read(Function<ReadPlan, @Nullable Object> reading, ResolvableType targetType,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
-		JsonMapper mapper = selectMapper(targetType, mimeType);
+		JsonMapper mapper = selectedMapper(targetType, mimeType);
 		if (mapper == null) {
 			throw new IllegalStateException("No ObjectMapper for " + targetType);
 		}
@@ -361,7 +397,7 @@ public final class FastpathJsonDecoder implements HttpMessageDecoder<Object>, Jo
 	}
 
 	/** The stock decoder's mapper selection, through its public registrations. */
-	private @Nullable JsonMapper selectMapper(ResolvableType targetType, @Nullable MimeType mimeType) {
+	private @Nullable JsonMapper selectedMapper(ResolvableType targetType, @Nullable MimeType mimeType) {
 		if (mimeType == null) {
 			return this.stock.getMapper();
 		}

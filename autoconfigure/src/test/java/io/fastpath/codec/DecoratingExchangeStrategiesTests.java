@@ -13,7 +13,9 @@ import org.springframework.web.reactive.function.client.ExchangeStrategies;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link DecoratingExchangeStrategies}.
+ * Tests for {@link DecoratingExchangeStrategies}, each on strategies of its own: Spring's
+ * default strategies share their codec instances with every copy made of them, so a limit
+ * set here on a copy of them would reach every later test in the JVM.
  */
 class DecoratingExchangeStrategiesTests {
 
@@ -23,7 +25,7 @@ class DecoratingExchangeStrategiesTests {
 
 	@Test
 	void readersAreTheDelegatesDecorated() {
-		ExchangeStrategies delegate = ExchangeStrategies.withDefaults();
+		ExchangeStrategies delegate = ExchangeStrategies.builder().build();
 		ExchangeStrategies decorating = new DecoratingExchangeStrategies(delegate, List.of(prependMarker));
 		assertThat(decorating.messageReaders()).startsWith(marker).hasSize(delegate.messageReaders().size() + 1);
 		assertThat(decorating.messageWriters()).isEqualTo(delegate.messageWriters());
@@ -36,7 +38,7 @@ class DecoratingExchangeStrategiesTests {
 			decorations.incrementAndGet();
 			return readers;
 		};
-		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.withDefaults(),
+		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.builder().build(),
 				List.of(counting));
 		List<HttpMessageReader<?>> first = decorating.messageReaders();
 		for (int i = 0; i < 10; i++) {
@@ -47,7 +49,7 @@ class DecoratingExchangeStrategiesTests {
 
 	@Test
 	void strategiesMutatedAfterTheirReadersWereHandedOutGiveTheNewReaders() {
-		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.withDefaults(),
+		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.builder().build(),
 				List.of(prependMarker));
 		List<HttpMessageReader<?>> before = decorating.messageReaders();
 		ExchangeStrategies mutated = decorating.mutate()
@@ -59,7 +61,7 @@ class DecoratingExchangeStrategiesTests {
 
 	@Test
 	void mutatedStrategiesKeepCodecCustomizationsAndStayDecorated() {
-		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.withDefaults(),
+		ExchangeStrategies decorating = new DecoratingExchangeStrategies(ExchangeStrategies.builder().build(),
 				List.of(prependMarker));
 		ExchangeStrategies mutated = decorating.mutate()
 			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(4321))
@@ -75,7 +77,7 @@ class DecoratingExchangeStrategiesTests {
 	@Test
 	void writersAreTheDelegatesDecoratedAndStayDecoratedWhenMutated() {
 		HttpMessageWriterDecorator dropFirst = (writers) -> writers.subList(1, writers.size());
-		ExchangeStrategies delegate = ExchangeStrategies.withDefaults();
+		ExchangeStrategies delegate = ExchangeStrategies.builder().build();
 		ExchangeStrategies decorating = new DecoratingExchangeStrategies(delegate, List.of(prependMarker),
 				List.of(dropFirst));
 		assertThat(decorating.messageWriters()).isEqualTo(delegate.messageWriters().subList(1,

@@ -54,6 +54,10 @@ row "Multipart form of 50 fields, getMultipartData()" \
 	request=multipart-50:stock request=multipart-50:fastpath
 row "One 4 MB file part read whole through getMultipartData()" \
 	request=upload-4mb:stock request=upload-4mb:fastpath
+row "A hostile multipart body: 1 MB of a under a boundary of 4,000 a, never found" \
+	request=hostile-1mb:stock request=hostile-1mb:fastpath
+row "A hostile multipart body: 4 MB of a under a boundary of 4,000 a, never found" \
+	request=hostile-4mb:stock request=hostile-4mb:fastpath
 row "Response: Flux<T> of 1000 records as a JSON array, against the mapper's byte[] of the same records" \
 	request=bytes-1000:stock request=flux-json-1000:stock request=flux-json-1000:stockBlackbird \
 	request=flux-json-1000:fastpath request=list-1000:stock request=list-1000:fastpath

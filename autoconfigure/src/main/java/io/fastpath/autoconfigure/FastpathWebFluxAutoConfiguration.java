@@ -2,6 +2,7 @@ package io.fastpath.autoconfigure;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.HttpMessageWriterDecorator;
+import io.fastpath.form.PartFilesWebFilter;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 
 /**
@@ -17,7 +19,8 @@ import org.springframework.web.reactive.config.WebFluxConfigurer;
  * reactive web application: the {@code ServerCodecConfigurer} bean, after Spring Boot's
  * {@code CodecCustomizer}s and the application's {@code WebFluxConfigurer}s have
  * configured it, hands out decorated readers and writers to controllers, functional endpoints and
- * {@code ServerWebExchange#getFormData()} alike.
+ * {@code ServerWebExchange#getFormData()} alike; and a filter that deletes the files of a
+ * request's multipart parts when its handling ends ({@link PartFilesWebFilter}).
  *
  * @author Fastpath
  */
@@ -34,6 +37,23 @@ public final class FastpathWebFluxAutoConfiguration {
 			ObjectProvider<HttpMessageReaderDecorator> decorators,
 			ObjectProvider<HttpMessageWriterDecorator> writerDecorators) {
 		return new ServerCodecConfigurerDecoratingPostProcessor(decorators, writerDecorators);
+	}
+
+	/**
+	 * The owner of the files Fastpath's multipart readers spool parts to: deleted when a
+	 * request's handling ends, however it ends and whichever way the parts were reached.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty(name = "fastpath.form.enabled", matchIfMissing = true)
+	static class MultipartFilesConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBooleanProperty(name = "fastpath.form.multipart.enabled", matchIfMissing = true)
+		PartFilesWebFilter fastpathPartFilesWebFilter() {
+			return new PartFilesWebFilter();
+		}
+
 	}
 
 }

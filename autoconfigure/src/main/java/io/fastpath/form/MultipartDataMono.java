@@ -75,7 +75,8 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 				throw new DecodingException("No multipart boundary found in Content-Type: \""
 						+ this.message.getHeaders().getContentType() + "\"");
 			}
-			assembly = new PartAssembly(delimiter, this.settings, new MapEntryCheck(this.maxParts));
+			assembly = new PartAssembly(delimiter, this.settings, PartFiles.of(actual.currentContext()),
+					new MapEntryCheck(this.maxParts));
 		}
 		catch (RuntimeException ex) {
 			Operators.error(actual, RequestForm.translateMultipartError(ex));

@@ -56,6 +56,9 @@ final class PartAssembly extends MultipartAssembly<Part> {
 
 	private final Consumer<PartHeaders> handOutCheck;
 
+	/** The request's files, deleted when its handling ends, if a filter keeps them. */
+	private final @Nullable PartFiles files;
+
 	private @Nullable DataBufferFactory factory;
 
 	private int count;
@@ -107,8 +110,8 @@ final class PartAssembly extends MultipartAssembly<Part> {
 
 	private boolean waitingForAll;
 
-	PartAssembly(byte[] delimiter, MultipartSettings settings) {
-		this(delimiter, settings, (headers) -> {
+	PartAssembly(byte[] delimiter, MultipartSettings settings, @Nullable PartFiles files) {
+		this(delimiter, settings, files, (headers) -> {
 		});
 	}
 
@@ -116,15 +119,19 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	 * Assemble the parts of a body for a reader that checks each part it takes.
 	 * @param delimiter the delimiter of its parts ({@link MultipartAssembly#delimiter})
 	 * @param settings the settings of the part reader
+	 * @param files where the request keeps its files for deletion when its handling
+	 * ends, or {@code null}
 	 * @param handOutCheck what the reader asks of each part as stock's reader asks it when
 	 * the part is emitted (its count against a limit, its name), run as the part
 	 * completes, before the scan reads on: what it throws fails the body there, as stock
 	 * fails before it parses further, and not at a fault further in the same buffer
 	 * (found by the map reader's differential test, seed 20261203, cases 104 and 1633)
 	 */
-	PartAssembly(byte[] delimiter, MultipartSettings settings, Consumer<PartHeaders> handOutCheck) {
+	PartAssembly(byte[] delimiter, MultipartSettings settings, @Nullable PartFiles files,
+			Consumer<PartHeaders> handOutCheck) {
 		super(delimiter, settings.maxHeadersSize(), settings.headersCharset());
 		this.settings = settings;
+		this.files = files;
 		this.handOutCheck = handOutCheck;
 	}
 
@@ -422,6 +429,9 @@ final class PartAssembly extends MultipartAssembly<Part> {
 				else {
 					checkDiskUsage(piece);
 					SpooledPart.Spool target = new SpooledPart.Spool();
+					if (this.files != null) {
+						this.files.add(target);
+					}
 					this.spool = target;
 					this.kind = Kind.FILE;
 					for (DataBuffer held : this.pieces) {

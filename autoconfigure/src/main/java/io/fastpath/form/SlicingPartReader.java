@@ -28,8 +28,9 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  * factory ({@link PartAssembly}). A client's response is left to the stock reader. Errors are Spring's: {@link DecodingException} for a malformed
  * body, {@code DataBufferLimitException} over a limit. Every buffer is released, and every
  * file deleted, on error and cancel; no part handed out holds a buffer, and the files of
- * parts handed out are the reader's caller's to {@link Part#delete() delete}, which
- * {@code getMultipartData()} does when the request ends.
+ * parts handed out are deleted when the request's handling ends by
+ * {@link PartFilesWebFilter}, where it is registered, and by {@code getMultipartData()}'s
+ * clean-up; else they are the reader's caller's to {@link Part#delete() delete}.
  *
  * @author Fastpath
  */
@@ -88,13 +89,13 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 	 * @return the parts, or a {@link DecodingException} if its type has no boundary
 	 */
 	Flux<Part> parts(ReactiveHttpInputMessage message) {
-		return Flux.defer(() -> {
+		return Flux.deferContextual((context) -> {
 			byte[] delimiter = MultipartAssembly.delimiter(message, this.settings.headersCharset());
 			if (delimiter == null) {
 				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
 						+ message.getHeaders().getContentType() + "\""));
 			}
-			PartAssembly assembly = new PartAssembly(delimiter, this.settings);
+			PartAssembly assembly = new PartAssembly(delimiter, this.settings, PartFiles.of(context));
 			return message.getBody()
 				.takeWhile(assembly::isReading)
 				.concatMap(assembly::feed, 1)

@@ -8,7 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
@@ -193,17 +197,32 @@ class SpooledPart implements Part {
 		 * deleted for nothing.
 		 */
 		private void copy(Path dest) throws IOException {
-			try (FileChannel source = FileChannel.open(path(), StandardOpenOption.READ)) {
+			Path file = path();
+			try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
 				Files.deleteIfExists(dest);
-				try (FileChannel target = FileChannel.open(dest, StandardOpenOption.CREATE_NEW,
-						StandardOpenOption.WRITE)) {
+				try (FileChannel target = FileChannel.open(dest,
+						EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), modeOf(file))) {
 					long size = source.size();
 					long copied = 0;
 					while (copied < size) {
-						copied += source.transferTo(copied, size - copied, target);
+						long transferred = source.transferTo(copied, size - copied, target);
+						if (transferred <= 0) {
+							// the file is shorter than it was: its first destination, a link to
+							// it, was truncated in place
+							break;
+						}
+						copied += transferred;
 					}
 				}
 			}
+		}
+
+		/** The file's permissions, for its copy to have them as {@code Files.copy}'s has. */
+		private static FileAttribute<?>[] modeOf(Path file) throws IOException {
+			if (!Files.getFileStore(file).supportsFileAttributeView(PosixFileAttributeView.class)) {
+				return new FileAttribute<?>[0];
+			}
+			return new FileAttribute<?>[] { PosixFilePermissions.asFileAttribute(Files.getPosixFilePermissions(file)) };
 		}
 
 		/** A name beside the destination that no file has yet: the link's before its move. */

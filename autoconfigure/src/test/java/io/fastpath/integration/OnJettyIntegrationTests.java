@@ -42,6 +42,11 @@ class OnJettyIntegrationTests {
 	}
 
 	@Nested
+	class MultipartFaults extends MultipartFaultsIntegrationTests {
+
+	}
+
+	@Nested
 	class JsonArray extends JsonArrayIntegrationTests {
 
 	}

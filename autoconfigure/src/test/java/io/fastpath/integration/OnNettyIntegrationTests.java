@@ -40,6 +40,11 @@ class OnNettyIntegrationTests {
 	}
 
 	@Nested
+	class MultipartFaults extends MultipartFaultsIntegrationTests {
+
+	}
+
+	@Nested
 	class JsonArray extends JsonArrayIntegrationTests {
 
 	}

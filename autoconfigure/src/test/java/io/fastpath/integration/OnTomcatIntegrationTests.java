@@ -41,6 +41,11 @@ class OnTomcatIntegrationTests {
 	}
 
 	@Nested
+	class MultipartFaults extends MultipartFaultsIntegrationTests {
+
+	}
+
+	@Nested
 	class JsonArray extends JsonArrayIntegrationTests {
 
 	}

@@ -7,6 +7,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
@@ -20,6 +21,7 @@ import io.fastpath.codec.DecoratingServerCodecConfigurer;
 import io.fastpath.form.FormArgumentsWebFluxConfigurer;
 import io.fastpath.form.FormParam;
 import io.fastpath.form.LazyFormDecoding;
+import io.fastpath.form.PartFilesWebFilter;
 import io.fastpath.json.JsonArrayDecoding;
 import io.fastpath.json.JsonBatchEncoding;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -95,6 +97,9 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * <li>{@code upload-4mb}: one 4 MB file part read whole through {@code getMultipartData()},
  * its size answered (over the 1 MB in-memory limit here, so spooled to disk, as
  * over Boot's 256 KB default).</li>
+ * <li>{@code hostile-1mb}, {@code hostile-4mb}: 1 or 4 MB of {@code a} under a boundary of
+ * 4,000 {@code a}, which is never found: the work a sender can make a part reader do per
+ * byte, read through {@code getMultipartData()} and its failure answered alike.</li>
  * <li>{@code raw-4mb}: the reference of {@code upload-4mb}: the same 4 MB as the whole
  * body ({@code application/octet-stream}), read and counted by the handler.</li>
  * <li>{@code transfer-100mb}: one 100 MB file part through {@code getMultipartData()},
@@ -145,7 +150,7 @@ public class HttpRequestBenchmark {
 	@Param({ "form-5", "bind-5", "bind-50", "multipart-5", "multipart-50", "upload-4mb", "records", "orders",
 			"records-flux", "flux-json-1000", "flux-json-10", "flux-ndjson-1000", "flux-ndjson-10", "flux-sse-1000",
 			"flux-sse-10", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10",
-			"raw-4mb", "transfer-100mb", "partevents-100mb" })
+			"raw-4mb", "transfer-100mb", "partevents-100mb", "hostile-1mb", "hostile-4mb" })
 	public String request;
 
 	private Server stockServer;
@@ -196,6 +201,15 @@ public class HttpRequestBenchmark {
 			}
 			case "raw-4mb" -> {
 				this.stockRequest = uploadRequest("/raw", "application/octet-stream", 4 * 1024 * 1024, false);
+				this.fastpathRequest = this.stockRequest;
+			}
+			case "hostile-1mb", "hostile-4mb" -> {
+				// a boundary of one byte repeated, and a body of that byte: a search that
+				// compares from the end restarts at every byte of it
+				byte[] body = new byte[(this.request.equals("hostile-1mb") ? 1 : 4) * 1024 * 1024];
+				Arrays.fill(body, (byte) 'a');
+				this.stockRequest = RawHttpClient.post("/hostile", "multipart/form-data; boundary=" + "a".repeat(4000),
+						body);
 				this.fastpathRequest = this.stockRequest;
 			}
 			case "transfer-100mb", "partevents-100mb" -> {
@@ -409,8 +423,8 @@ public class HttpRequestBenchmark {
 
 	/**
 	 * WebFlux with Fastpath registered by hand: the codec configurer decorated (JSON,
-	 * whole-body aggregation, lazy forms; JSON written in batches) and the form controller
-	 * arguments.
+	 * whole-body aggregation, lazy forms; JSON written in batches), the form controller
+	 * arguments and the filter that deletes part files.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class FastpathWebFlux extends DelegatingWebFluxConfiguration {
@@ -444,6 +458,12 @@ public class HttpRequestBenchmark {
 		@Bean
 		FormArgumentsWebFluxConfigurer formArguments(ConfigurableListableBeanFactory beanFactory) {
 			return new FormArgumentsWebFluxConfigurer(beanFactory);
+		}
+
+		/** As the starter registers it with the multipart readers: its cost is Fastpath's. */
+		@Bean
+		PartFilesWebFilter partFiles() {
+			return new PartFilesWebFilter();
 		}
 
 	}
@@ -497,6 +517,17 @@ public class HttpRequestBenchmark {
 					DataBufferUtils.release(buffer);
 					return read;
 				});
+		}
+
+		/**
+		 * A multipart body whose boundary is never found, read as {@code /upload} reads one:
+		 * the error answered alike by both sides (stock's is a 500, Fastpath's a 400).
+		 */
+		@PostMapping("/hostile")
+		Mono<String> hostile(ServerWebExchange exchange) {
+			return exchange.getMultipartData()
+				.map((parts) -> "parts " + parts.size())
+				.onErrorResume((error) -> Mono.just("failed"));
 		}
 
 		/** The reference for {@code /upload}: the same bytes as the body itself, read whole. */

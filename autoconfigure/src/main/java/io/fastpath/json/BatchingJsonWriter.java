@@ -28,7 +28,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * one {@code byte[]} of 10 records costs 1.30x and 1.19x the time of the same
  * {@code Mono} over real HTTP, interleaved.sh's two runs at 25dcf07). A streaming media
  * type, a {@code Mono}, a body of more than one batch, and a request body
- * ({@code WebClient}) are written as stock writes them.
+ * ({@code WebClient}) are written as stock writes them, but that a body written straight
+ * to Reactor Netty is paced by what it has sent ({@link SendPacing}), and a streaming
+ * body's batches are released when the write ends before the transport took them
+ * ({@link FlushedParts}).
  *
  * @author Fastpath
  */
@@ -41,36 +44,61 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 	@Override
 	public Mono<Void> write(Publisher<?> inputStream, ResolvableType elementType, @Nullable MediaType mediaType,
 			ReactiveHttpOutputMessage message, Map<String, Object> hints) {
-		// Responses only: a client connector may subscribe to a request body after the write
-		// has returned (the JDK's and Jetty's do), later than the first batch can be looked at.
-		if (inputStream instanceof Mono || !(message instanceof ServerHttpResponse)) {
+		if (inputStream instanceof Mono) {
 			return super.write(inputStream, elementType, mediaType, message, hints);
 		}
-		OneBatchBody body = new OneBatchBody();
-		return super.write(inputStream, elementType, mediaType, new OneBatchMessage(message, body),
-				Hints.merge(hints, OneBatchBody.HINT, body));
+		Mono<Void> write;
+		if (message instanceof ServerHttpResponse) {
+			// Responses only: a client connector may subscribe to a request body after the
+			// write has returned (the JDK's and Jetty's do), later than the first batch can be
+			// looked at.
+			OneBatchBody body = new OneBatchBody();
+			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, body),
+					Hints.merge(hints, OneBatchBody.HINT, body));
+		}
+		else if (SendPacing.releasesOnceSent(message)) {
+			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, null), hints);
+		}
+		else {
+			// The JDK's and Jetty's connectors end the write before they subscribe to the body:
+			// its end says nothing of the body's
+			return super.write(inputStream, elementType, mediaType, message, hints);
+		}
+		return SendPacing.paceIfReleasedOnceSent(write, message);
 	}
 
 	/**
-	 * The message written to: a body that went out as one batch is written as a
-	 * {@code Mono} of it, with its length.
+	 * The message written to, a server response or a request that Reactor Netty sends,
+	 * whose write ends when the body has gone out: a response body that went out as one
+	 * batch is written as a {@code Mono} of it, with its length; the batches of a streaming
+	 * body, each flushed, are released when the write ends before the transport took them
+	 * ({@link FlushedParts}); and the body is cancelled when the write ends first
+	 * ({@link BodyCancellation}).
 	 */
-	private static final class OneBatchMessage implements ReactiveHttpOutputMessage {
+	private static final class BatchedMessage implements ReactiveHttpOutputMessage {
 
 		private final ReactiveHttpOutputMessage delegate;
 
-		private final OneBatchBody body;
+		private final @Nullable OneBatchBody body;
 
-		OneBatchMessage(ReactiveHttpOutputMessage delegate, OneBatchBody body) {
+		BatchedMessage(ReactiveHttpOutputMessage delegate, @Nullable OneBatchBody body) {
 			this.delegate = delegate;
 			this.body = body;
 		}
 
 		@Override
 		public Mono<Void> writeWith(Publisher<? extends DataBuffer> batches) {
+			return BodyCancellation.cancelledWithWrite(batches, this::writeBatches);
+		}
+
+		private Mono<Void> writeBatches(Flux<? extends DataBuffer> batches) {
+			OneBatchBody body = this.body;
+			if (body == null) {
+				return this.delegate.writeWith(batches);
+			}
 			return Flux.<DataBuffer>from(batches).switchOnFirst((first, all) -> {
 				DataBuffer batch = first.get();
-				if (batch != null && this.body.isOneBatch()) {
+				if (batch != null && body.isOneBatch()) {
 					this.delegate.getHeaders().setContentLength(batch.readableByteCount());
 					return this.delegate.writeWith(all.singleOrEmpty());
 				}
@@ -80,7 +108,8 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 
 		@Override
 		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-			return this.delegate.writeAndFlushWith(body);
+			return BodyCancellation.cancelledWithWrite(body,
+					(parts) -> FlushedParts.writeAndFlush(this.delegate, parts));
 		}
 
 		@Override

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.fastpath.codec.WriteEvent;
@@ -31,7 +32,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * are written in batches ({@link ReadyBatches}): the events the source has ready in one
  * buffer and one flush, where the stock writer gives each event three buffers and a
  * flush of its own. No event waits for another: a batch is flushed as soon as the source
- * has nothing more ready. The bytes are the stock writer's.
+ * has nothing more ready. The bytes are the stock writer's. A body written straight to
+ * Reactor Netty is paced by what it has sent ({@link SendPacing}); batches the transport
+ * never took are released when the write ends ({@link FlushedParts}), and the body is
+ * cancelled when the write ends first ({@link BodyCancellation}).
  *
  * @author Fastpath
  */
@@ -90,10 +94,21 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 		ReadyBatches<Object> batches = new ReadyBatches<>(input, message.bufferFactory(),
 				() -> new ServerSentEventBatchWriter(this.encoder, dataType, type, hints, logger), this.cap,
 				this.listener, WriteEvent.Kind.SERVER_SENT_EVENTS);
-		return message.writeAndFlushWith(batches.map((batch) -> {
+		if (!(message instanceof ServerHttpResponse) && !SendPacing.releasesOnceSent(message)) {
+			// The JDK's and Jetty's connectors end the write before they subscribe to the body
+			return message.writeAndFlushWith(parts(batches, hints));
+		}
+		Mono<Void> write = BodyCancellation.cancelledWithWrite(batches,
+				(body) -> FlushedParts.writeAndFlush(message, parts(body, hints)));
+		return SendPacing.paceIfReleasedOnceSent(write, message);
+	}
+
+	/** Each batch as a part of its own, flushed after it, as the stock writer flushes each event. */
+	private static Flux<Mono<DataBuffer>> parts(Flux<DataBuffer> batches, Map<String, Object> hints) {
+		return batches.map((batch) -> {
 			Hints.touchDataBuffer(batch, hints, logger);
 			return Mono.just(batch).doOnDiscard(DataBuffer.class, DataBufferUtils::release);
-		}));
+		});
 	}
 
 	@Override

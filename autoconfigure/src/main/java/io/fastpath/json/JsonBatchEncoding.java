@@ -22,10 +22,10 @@ import org.springframework.util.Assert;
  * may write otherwise. {@code Mono} and single values are written as stock writes them.
  * <p>A batch holds the values the source has ready, up to {@value #DEFAULT_CAP} bytes
  * (a batch holds whole values: it goes out before a value that could take it past the
- * cap, judged by the largest value written so far, and only a value larger than all
- * before it takes a batch past the cap): no value waits
- * for another, and a streaming body is flushed after each batch, where stock flushes
- * after each value.
+ * cap, judged by the largest value of this batch and the one before it, a value larger
+ * than the cap set aside, so that batching resumes after one): no value waits for
+ * another, and a streaming body is flushed after each batch, where stock flushes after
+ * each value. A response holds about two batches of written-but-unsent bytes at most.
  * <p>A {@link WriteListener} given to it is told of each body written in batches, once
  * it has ended (see {@link io.fastpath.codec.WriteEvent}).
  *

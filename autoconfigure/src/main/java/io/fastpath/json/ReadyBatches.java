@@ -32,17 +32,28 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * delivers a whole prefetch at once), or while it was writing the values before it. A
  * source that delivers values one at a time from a thread of its own gets a batch of
  * each value that arrives while the previous ones are written. A source that Reactor can
- * fuse synchronously (a {@code Flux} over a collection or a range, and maps of it) has
- * every value ready: it is polled as the batch has room, with no queue and no requests,
- * and the first batch of a JSON array response may hold
- * {@value BatchingSubscriber#WHOLE_BODY_BATCHES} caps (at most 256 KB), so that such a body
- * goes out whole, in one buffer with its length, as a {@code List} does.
+ * fuse synchronously (a {@code Flux} over a collection or a range, and maps of it) is
+ * polled as the batch has room, with no queue and no requests, and the first batch of a
+ * JSON array response may hold {@value BatchingSubscriber#WHOLE_BODY_BATCHES} caps (at most
+ * 128 KB), so that such a body goes out whole, in one buffer with its length, as a
+ * {@code List} does. A poll may block (a lazy iterator, a blocking cursor, a slow
+ * {@code map}) on the thread that would send what was written before it: a streaming body
+ * (NDJSON, server-sent events) therefore sends its first value before it polls for the
+ * second, and the values written before any poll that follows one slower than
+ * {@value BatchingSubscriber#STALL_MILLIS} ms, as stock sends each value as it is made; so
+ * too for a streaming source that is not fused but emits within the loop's own request.
  * <p>A drain loop in the manner of Reactor Netty's {@code MonoSendMany} (queue,
  * work-in-progress counter, bounded prefetch): Reactor has no operator that groups
  * "what is there now" without a timer, and {@code Flux#buffer} would hold a list of
  * values where this writes them straight into the buffer that is sent. Backpressure: a
- * batch is emitted only when requested; without demand the batch grows to the cap, and
- * then the values stay in the queue (at most the prefetch) and no more are requested.
+ * batch is emitted only when requested; without demand the batch grows to the cap (to what
+ * the batch emitted last leaves of two caps), and then the values stay in the queue (at
+ * most the prefetch) and no more are requested.
+ * A body paced by what its transport has sent ({@link SendPacing}: written straight to
+ * Reactor Netty, which asks for 128 buffers ahead) holds at most two caps of buffers
+ * written and not yet released by the transport, the batch being filled included: the
+ * batch it fills is allocated and kept within what the emitted ones hold of that budget,
+ * and waits for their release when they leave nothing.
  * <p>The buffers it holds (the batch not yet emitted) it releases itself, once, on cancel
  * and error, and never hands to Reactor's discard hooks (WebFlux registers hooks of its
  * own downstream, and each would release the buffer again).
@@ -81,7 +92,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 * @param bufferFactory the factory to allocate batches from
 	 * @param writers gives the writer of each subscription
 	 * @param cap the size a batch is kept within (a batch holds whole values: only a
-	 * value larger than any before it takes a batch past the cap)
+	 * value larger than those of the batch and of the one before it takes a batch past
+	 * the cap)
 	 * @param listener the listener to tell of each body once it has ended
 	 * @param kind what the body is written as, for the listener
 	 */
@@ -148,7 +160,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		}
 	}
 
-	static final class BatchingSubscriber<T> implements CoreSubscriber<T>, Subscription {
+	static final class BatchingSubscriber<T> implements CoreSubscriber<T>, Subscription, SendPacing.Listener {
 
 		@SuppressWarnings("rawtypes")
 		private static final AtomicIntegerFieldUpdater<BatchingSubscriber> WIP = AtomicIntegerFieldUpdater
@@ -157,6 +169,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		@SuppressWarnings("rawtypes")
 		private static final AtomicLongFieldUpdater<BatchingSubscriber> REQUESTED = AtomicLongFieldUpdater
 			.newUpdater(BatchingSubscriber.class, "requested");
+
+		@SuppressWarnings("rawtypes")
+		private static final AtomicIntegerFieldUpdater<BatchingSubscriber> UNSENT = AtomicIntegerFieldUpdater
+			.newUpdater(BatchingSubscriber.class, "unsent");
 
 		/**
 		 * How many caps the first batch of a JSON array response from a fused source may
@@ -167,13 +183,23 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * cap; streaming types and request bodies, which get no length, are batched at the
 		 * cap from the start.
 		 */
-		static final int WHOLE_BODY_BATCHES = 4;
+		static final int WHOLE_BODY_BATCHES = 2;
 
 		/**
-		 * The ceiling of the first batch of a fused source, 256 KB: it holds
-		 * {@link #WHOLE_BODY_BATCHES} caps up to this, and never less than one cap.
+		 * The ceiling of the first batch of a fused source, 128 KB: it holds
+		 * {@link #WHOLE_BODY_BATCHES} caps up to this, and never less than one cap. Two caps
+		 * are the budget of a paced body, which that batch must not take past.
 		 */
-		static final int WHOLE_BODY_CEILING = 256 * 1024;
+		static final int WHOLE_BODY_CEILING = 128 * 1024;
+
+		/**
+		 * How long a poll of a fused source may take before the values of a streaming body
+		 * are sent ahead of the next poll, in milliseconds: far longer than writing a value,
+		 * far shorter than a client notices.
+		 */
+		static final long STALL_MILLIS = 1;
+
+		private static final long STALL_NANOS = STALL_MILLIS * 1_000_000;
 
 		/** Values written between two requests to the source. */
 		private static final int REPLENISH = PREFETCH - (PREFETCH >> 2);
@@ -188,6 +214,27 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		/** The size the first batch of a fused source is kept within: see {@link #WHOLE_BODY_BATCHES}. */
 		private final int wholeBodyLimit;
+
+		/**
+		 * The memory a paced body holds in batches written and not yet released by its
+		 * transport, the batch being filled included: two caps.
+		 */
+		private final int budget;
+
+		/** Whether the body is a stream of values (NDJSON, events), flushed as it goes. */
+		private final boolean streaming;
+
+		/**
+		 * The thread of the loop while it waits in a request to the source of a streaming
+		 * body, else {@code null}.
+		 */
+		private volatile @Nullable Thread requester;
+
+		/**
+		 * When the source last delivered a value within the loop's request, or the request
+		 * began: read and written on the loop's thread only.
+		 */
+		private long deliveredAt;
 
 		private final WriteListener listener;
 
@@ -219,7 +266,40 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		private volatile boolean cancelled;
 
+		/**
+		 * The memory (capacity) of the batches emitted and not yet released by the
+		 * transport, when paced.
+		 */
+		private volatile int unsent;
+
 		// Owned by the drain loop.
+
+		/**
+		 * Whether the batches are paced by their release ({@link SendPacing}): told by the
+		 * subscriber's context, and given up should a batch not be able to tell.
+		 */
+		private boolean paced;
+
+		/**
+		 * Whether the batch goes out before the next poll of a fused streaming source: after
+		 * the body's first value, and after a poll slower than {@link #STALL_MILLIS}.
+		 */
+		private boolean sendBeforePoll;
+
+		/**
+		 * Whether the next poll waits for demand: the values sent ahead of it are taken by
+		 * then. A servlet container flushes them on a callback of its own, which a poll that
+		 * blocks the request's thread would hold back; it asks for more once they are out.
+		 */
+		private boolean pollOnDemand;
+
+		/**
+		 * Whether the prefetch of a streaming source that is not fused waits for demand: it
+		 * is asked for one value first, and for the prefetch once the batch of that value is
+		 * taken. A source that emits as it is asked goes on to its next value within the
+		 * request, on the thread that a servlet container would flush the first value on.
+		 */
+		private boolean prefetchOnDemand;
 
 		private boolean prefetched;
 
@@ -231,14 +311,25 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		private int nextCapacity = FIRST_CAPACITY;
 
-		/** The most bytes one value (with its separator) took in a batch so far. */
+		/** The most bytes one value (with its separator) took in the batch being filled. */
 		private int largestValue;
+
+		/**
+		 * The most bytes one value took in the batch emitted last, unless it was larger than
+		 * the cap: with {@link #largestValue}, what the next value may take. A value larger
+		 * than the cap takes any batch past it; remembered for longer, it would leave every
+		 * later batch one value.
+		 */
+		private int previousLargestValue;
 
 		/** Whether the end of the body is written (the last batch may still wait for demand). */
 		private boolean completed;
 
 		/** Whether writing failed: no more values are written, the error ends the body. */
 		private boolean stopped;
+
+		/** The capacity of the batch emitted last. */
+		private int lastEmitted;
 
 		/** Values written into batches, emitted or not. */
 		private long written;
@@ -257,6 +348,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			this.cap = cap;
 			this.wholeBodyLimit = (oneBatch != null && kind == WriteEvent.Kind.JSON_ARRAY)
 					? Math.max(cap, (int) Math.min((long) cap * WHOLE_BODY_BATCHES, WHOLE_BODY_CEILING)) : cap;
+			this.budget = (int) Math.min(2L * cap, Integer.MAX_VALUE);
+			this.streaming = (kind != WriteEvent.Kind.JSON_ARRAY);
 			this.listener = listener;
 			this.kind = kind;
 			this.oneBatch = oneBatch;
@@ -272,6 +365,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			if (Operators.validate(this.upstream, subscription)) {
 				this.upstream = subscription;
 				this.queue = fuse(subscription);
+				this.paced = SendPacing.isPaced(currentContext());
 				this.actual.onSubscribe(this);
 				// The first request is made from the drain loop, so that a source that emits
 				// as it is requested fills the queue before the first batch is written.
@@ -307,7 +401,28 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 						currentContext()));
 				return;
 			}
+			if (this.streaming && this.requester == Thread.currentThread()) {
+				sendIfStalled();
+			}
 			drain();
+		}
+
+		/**
+		 * A value of a streaming body delivered within the loop's own request to the source
+		 * (a source that emits as it is asked, not fused), on the loop's thread: the loop
+		 * waits in that request, where the source may block before its next value. As for a
+		 * fused source, the body's first value, and the values written before the source goes
+		 * on after a step slower than {@link #STALL_MILLIS}, go out now, from here: the loop
+		 * left its state in its fields, reads them again when the request returns, and ends
+		 * the body itself.
+		 */
+		private void sendIfStalled() {
+			long now = System.nanoTime();
+			boolean stalled = (now - this.deliveredAt > STALL_NANOS);
+			this.deliveredAt = now;
+			if (this.written == 0 || stalled) {
+				drainReady(true);
+			}
 		}
 
 		@Override
@@ -348,6 +463,16 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			drain();
 		}
 
+		/**
+		 * A paced batch was released by the transport: the budget has room again. Called
+		 * on the transport's thread, also after the body has ended (then to no effect).
+		 */
+		@Override
+		public void released(int bytes) {
+			UNSENT.addAndGet(this, -bytes);
+			drain();
+		}
+
 		private Queue<T> queue() {
 			Queue<T> queue = this.queue;
 			if (queue == null) {
@@ -372,11 +497,16 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			for (;;) {
 				if (!this.prefetched) {
 					this.prefetched = true;
-					if (!this.fused) {
-						upstream().request(PREFETCH);
+					if (!this.fused && this.streaming) {
+						// One value first, then the prefetch once it is taken (see prefetchOnDemand)
+						this.prefetchOnDemand = true;
+						requestFromSource(1);
+					}
+					else if (!this.fused) {
+						requestFromSource(PREFETCH);
 					}
 				}
-				if (!drainReady()) {
+				if (!drainReady(false)) {
 					return;
 				}
 				missed = WIP.addAndGet(this, -missed);
@@ -387,24 +517,53 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		}
 
 		/**
+		 * Ask the source for more values. A streaming body notes that the loop waits in the
+		 * request, and when it began, for the values the source delivers within it (see
+		 * {@link #sendIfStalled}).
+		 */
+		private void requestFromSource(int n) {
+			if (!this.streaming) {
+				upstream().request(n);
+				return;
+			}
+			Thread previous = this.requester;
+			this.deliveredAt = System.nanoTime();
+			this.requester = Thread.currentThread();
+			try {
+				upstream().request(n);
+			}
+			finally {
+				this.requester = previous;
+			}
+		}
+
+		/**
 		 * Write what is queued and emit what is requested.
+		 * @param nested whether called from within the loop's own request to the source,
+		 * which goes on when it returns: values are written and sent, but the body is not
+		 * ended here
 		 * @return false once the body has ended (the loop is never left again)
 		 */
-		private boolean drainReady() {
+		private boolean drainReady(boolean nested) {
 			for (;;) {
 				if (this.cancelled) {
+					if (nested) {
+						return true;
+					}
 					releaseAll();
 					ended(WriteEvent.Outcome.CANCEL);
 					return false;
 				}
 				boolean demand = this.requested != this.emitted;
 				DataBuffer current = this.batch;
-				if (current != null && isFull(current)) {
-					if (!demand) {
+				int size = (current != null) ? this.writer.size(current) : 0;
+				if (isFull(size, demand)) {
+					if (current == null || size == 0 || !demand) {
+						// Waits for demand, or for the transport to release what it was sent
 						return true;
 					}
 					if (flush(current)) {
-						emit(current, true);
+						emit(current, true, false);
 					}
 					continue;
 				}
@@ -412,7 +571,23 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				T value = null;
 				if (this.fused) {
 					if (!done) {
-						value = pollFused();
+						if (this.sendBeforePoll && current != null && size > 0) {
+							if (!demand) {
+								return true;
+							}
+							if (flush(current)) {
+								emit(current, false, false);
+								this.pollOnDemand = true;
+							}
+							continue;
+						}
+						if (this.pollOnDemand) {
+							if (!demand) {
+								return true;
+							}
+							this.pollOnDemand = false;
+						}
+						value = this.streaming ? pollFusedTimed() : pollFused();
 						done = (value == null);
 					}
 				}
@@ -421,18 +596,27 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				}
 				if (value == null) {
 					if (done) {
-						return !end(demand);
+						return nested || !end(demand);
 					}
 					if (current != null && demand) {
 						if (!flush(current)) {
 							continue;
 						}
-						emit(current, false);
+						emit(current, false, false);
+					}
+					if (this.prefetchOnDemand && !nested && this.written > 0) {
+						if (this.requested == this.emitted) {
+							return true;
+						}
+						this.prefetchOnDemand = false;
+						this.consumed = 0;
+						requestFromSource(PREFETCH);
+						continue;
 					}
 					return true;
 				}
 				if (current == null) {
-					current = this.bufferFactory.allocateBuffer(this.nextCapacity);
+					current = this.bufferFactory.allocateBuffer(nextCapacity(demand));
 					this.batch = current;
 				}
 				int before = this.writer.size(current);
@@ -444,12 +628,49 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					continue;
 				}
 				this.largestValue = Math.max(this.largestValue, this.writer.size(current) - before);
-				this.written++;
+				if (++this.written == 1 && this.fused && this.streaming) {
+					this.sendBeforePoll = true;
+				}
 				if (!this.fused && ++this.consumed == REPLENISH) {
 					this.consumed = 0;
-					upstream().request(REPLENISH);
+					requestFromSource(REPLENISH);
 				}
 			}
+		}
+
+		/**
+		 * The memory of the batches emitted that the transport may still hold: of a paced
+		 * body, those it has not released; else, while it asks for nothing more, the batch
+		 * emitted last (a servlet container asks for the next once it has written one, and
+		 * the batch filled ahead of its demand is kept within the budget with that one).
+		 * @param demand whether the downstream asked for a batch not yet emitted
+		 */
+		private int unsent(boolean demand) {
+			if (this.paced) {
+				return this.unsent;
+			}
+			return demand ? 0 : this.lastEmitted;
+		}
+
+		/**
+		 * The capacity of the next batch: see {@link #emit}; within what the unsent batches
+		 * leave of the budget, which counts what they hold in memory.
+		 * @param demand whether the downstream asked for a batch not yet emitted
+		 */
+		private int nextCapacity(boolean demand) {
+			int unsent = unsent(demand);
+			return (unsent > 0) ? Math.max(1, Math.min(this.nextCapacity, this.budget - unsent)) : this.nextCapacity;
+		}
+
+		/**
+		 * The next value of a fused streaming source, timed: after a slow poll the values
+		 * written go out before the next, which may be as slow (see {@link #STALL_MILLIS}).
+		 */
+		private @Nullable T pollFusedTimed() {
+			long start = System.nanoTime();
+			T value = pollFused();
+			this.sendBeforePoll = (System.nanoTime() - start > STALL_NANOS);
+			return value;
 		}
 
 		/**
@@ -517,7 +738,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					if (body != null && this.emitted == 0 && this.error == null) {
 						body.markOneBatch();
 					}
-					emit(last, false);
+					emit(last, false, true);
 				}
 			}
 			releaseAll();
@@ -534,16 +755,26 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		/**
 		 * Whether the batch takes no more values: it holds its limit, or the largest value
-		 * written so far would take it past the limit. Emitted before that value rather than
+		 * written lately would take it past the limit. Emitted before that value rather than
 		 * after, a batch stays within the capacity it was allocated with (the cap, once a
 		 * batch was full), where growing it would copy it whole into a buffer twice its size.
 		 * The limit is the cap, but for the first batch of a fused source (see
-		 * {@link #WHOLE_BODY_BATCHES}).
+		 * {@link #WHOLE_BODY_BATCHES}); a paced body keeps it within what its unsent batches
+		 * leave of the budget, and takes no value at all while the largest would not fit.
+		 * @param size the bytes the batch holds, 0 when there is none
+		 * @param demand whether the downstream asked for a batch not yet emitted
 		 */
-		private boolean isFull(DataBuffer batch) {
+		private boolean isFull(int size, boolean demand) {
 			int limit = (this.fused && this.emitted == 0) ? this.wholeBodyLimit : this.cap;
-			int size = this.writer.size(batch);
-			return size >= limit || (size > 0 && size + this.largestValue > limit);
+			int unsent = unsent(demand);
+			if (unsent > 0) {
+				limit = Math.min(limit, this.budget - unsent);
+			}
+			if (size >= limit) {
+				return true;
+			}
+			int largest = Math.max(this.largestValue, this.previousLargestValue);
+			return (size > 0 || unsent > 0) && size + largest > limit;
 		}
 
 		/**
@@ -567,16 +798,34 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		/**
 		 * Emit a batch, and size the next: at the cap after a full batch, else at the size of
 		 * this one (a source that hands values one at a time gets small batches, and small
-		 * buffers for them).
+		 * buffers for them). A paced batch other than the last goes out as one that tells its
+		 * release; its bytes count as unsent until then.
 		 */
-		private void emit(DataBuffer current, boolean full) {
+		private void emit(DataBuffer current, boolean full, boolean last) {
 			this.batch = null;
 			int size = current.readableByteCount();
 			this.nextCapacity = full ? this.cap : Math.max(FIRST_CAPACITY, Math.min(this.cap, size));
+			this.previousLargestValue = (this.largestValue <= this.cap) ? this.largestValue : 0;
+			this.largestValue = 0;
+			this.sendBeforePoll = false;
 			this.emitted++;
+			this.lastEmitted = current.capacity();
 			this.valuesOut = this.written;
 			this.bytesOut += size;
-			this.actual.onNext(current);
+			DataBuffer out = current;
+			if (this.paced && !last) {
+				// The memory it holds, which may be more than its bytes
+				int held = current.capacity();
+				DataBuffer signalling = SendPacing.signalling(current, held, this);
+				if (signalling != null) {
+					UNSENT.addAndGet(this, held);
+					out = signalling;
+				}
+				else {
+					this.paced = false;
+				}
+			}
+			this.actual.onNext(out);
 		}
 
 		/** Tell the listener, once, of the body that ends: the loop is never entered again. */

@@ -73,7 +73,7 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 	@ValueSource(ints = { 0, 3, 1000 })
 	void aJsonArrayThatGoesOutInOneBatchIsAnsweredWithItsLength(int count) {
 		// 1000 people take more than a batch, but a Flux.range is fused: its first batch
-		// holds four, and the whole body
+		// holds two, and the whole body
 		ResponseEntity<byte[]> response = this.client.get()
 			.uri("/write/people?count=" + count)
 			.accept(MediaType.APPLICATION_JSON)
@@ -87,7 +87,7 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 
 	@Test
 	void aJsonArrayOfSeveralBatchesIsChunked() {
-		// More than four batches: read as buffers, counted, past the client's buffering limit
+		// More than two batches: read as buffers, counted, past the client's buffering limit
 		ResponseEntity<Integer> response = this.client.get()
 			.uri("/write/people?count=5000")
 			.accept(MediaType.APPLICATION_JSON)

@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -15,10 +18,12 @@ import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
@@ -57,7 +62,8 @@ class ReadyBatchesTests {
 		Flux<Integer> values = Flux.range(0, 1000);
 		WrittenBody body = WrittenBody.collect(encoder(64 * 1024).encode(values,
 				this.factory, INTEGER, MediaType.parseMediaType(mediaType), Map.of()));
-		assertThat(body.buffers()).isOne();
+		// A stream sends its first value ahead: the source's next poll might block
+		assertThat(body.buffers()).isEqualTo(mediaType.endsWith("ndjson") ? 2 : 1);
 		assertThat(body.error()).isNull();
 		this.factory.assertNoLeaks();
 	}
@@ -75,32 +81,34 @@ class ReadyBatchesTests {
 	}
 
 	@Test
-	void theFirstBatchOfAJsonArrayResponseFromAFusedSourceHoldsUpToFourCaps() {
-		// Flux.range is fused: its first batch is kept within 400 bytes, the next within 100
+	void theFirstBatchOfAJsonArrayResponseFromAFusedSourceHoldsUpToTwoCaps() {
+		// Flux.range is fused: its first batch is kept within 200 bytes, the next within 100
 		List<Integer> sizes = batchSizes(Flux.range(0, 1000), 100, MediaType.APPLICATION_JSON, new OneBatchBody());
 		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
-		assertThat(sizes.get(0)).isBetween(397, 400);
+		assertThat(sizes.get(0)).isBetween(197, 200);
 		assertThat(sizes.subList(1, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
 	}
 
 	@Test
-	void aJsonArrayResponseThatAFusedSourceGivesWithinFourCapsGoesOutWholeInOneBuffer() {
-		// 3891 bytes within 4 caps of 1000: one buffer, marked as the whole body; the same
-		// values not fused: four
+	void aJsonArrayResponseThatAFusedSourceGivesWithinTwoCapsGoesOutWholeInOneBuffer() {
+		// 3891 bytes within 2 caps of 2000: one buffer, marked as the whole body; the same
+		// values not fused: two
 		OneBatchBody whole = new OneBatchBody();
-		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_JSON, whole)).containsExactly(3891);
+		assertThat(batchSizes(Flux.range(0, 1000), 2000, MediaType.APPLICATION_JSON, whole)).containsExactly(3891);
 		assertThat(whole.isOneBatch()).isTrue();
 		OneBatchBody hidden = new OneBatchBody();
-		assertThat(batchSizes(Flux.range(0, 1000).hide(), 1000, MediaType.APPLICATION_JSON, hidden)).hasSize(4);
+		assertThat(batchSizes(Flux.range(0, 1000).hide(), 2000, MediaType.APPLICATION_JSON, hidden)).hasSize(2);
 		assertThat(hidden.isOneBatch()).isFalse();
 	}
 
 	@Test
 	void aStreamOrABodyWithoutALengthFromAFusedSourceIsBatchedAtTheCap() {
 		// Neither a stream nor a body that cannot get a length (no OneBatchBody: a request
-		// body) waits for more than a cap of values
+		// body) waits for more than a cap of values; a stream sends its first value ahead
 		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_NDJSON, new OneBatchBody()))
-			.hasSize(4);
+			.hasSize(5)
+			.first()
+			.isEqualTo(2);
 		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_JSON, null)).hasSize(4);
 	}
 
@@ -118,6 +126,77 @@ class ReadyBatchesTests {
 		assertThat(body.error()).isNull();
 		this.factory.assertNoLeaks();
 		return sizes;
+	}
+
+	@Test
+	void batchingResumesAfterAValueLargerThanTheCap() {
+		// 20 numbers, a string of 300 characters, 60 numbers of 4 digits (5 bytes with the
+		// comma): the batches after the string hold 97 to 100 bytes again, not one value
+		List<Object> values = new ArrayList<>();
+		IntStream.range(1000, 1020).forEach(values::add);
+		values.add("x".repeat(300));
+		IntStream.range(2000, 2060).forEach(values::add);
+		List<String> batches = new ArrayList<>();
+		WrittenBody body = WrittenBody.collect(encoder(100)
+			.encode(Flux.fromIterable(values).hide(), this.factory, ResolvableType.forClass(Object.class),
+					MediaType.APPLICATION_JSON, Map.of())
+			.doOnNext((batch) -> batches.add(batch.toString(StandardCharsets.UTF_8))));
+		assertThat(body.error()).isNull();
+		int large = batches.indexOf(batches.stream().filter((batch) -> batch.contains("xxx")).findFirst().get());
+		List<String> after = batches.subList(large + 1, batches.size() - 1);
+		assertThat(after).hasSizeGreaterThanOrEqualTo(2)
+			.allSatisfy((batch) -> assertThat(batch.length()).isBetween(97, 100));
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aPacedBodyHoldsAtMostTwoCapsOfBatchesThatTheTransportHasNotReleased() {
+		// A transport that asks for 128 batches ahead and releases them one at a time
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		AtomicInteger made = new AtomicInteger();
+		Flux<Integer> values = Flux.range(1000, 1_000_000).doOnNext((value) -> made.incrementAndGet());
+		List<DataBuffer> unreleased = new ArrayList<>();
+		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+				request(128);
+			}
+
+			@Override
+			protected void hookOnNext(DataBuffer batch) {
+				unreleased.add(batch);
+			}
+
+		};
+		encoder(1000).encode(values, netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.contextWrite(SendPacing::paced)
+			.subscribe(transport);
+		for (int round = 0; round < 20; round++) {
+			assertThat(unreleased.stream().mapToInt(DataBuffer::capacity).sum()).as("held at round %d", round)
+				.isPositive()
+				.isLessThanOrEqualTo(2 * 1000);
+			// Numbers of 4 digits and a newline: 200 fill a cap; the written ones are held
+			assertThat(made.get()).isLessThanOrEqualTo((round + 2) * 200 + 1);
+			DataBufferUtils.release(unreleased.remove(0));
+		}
+		transport.cancel();
+		unreleased.forEach(DataBufferUtils::release);
+		netty.assertNoLeaks();
+	}
+
+	@Test
+	void aBodyThatIsNotPacedIsLimitedByDemandAlone() {
+		// Without the context of a paced body, every batch asked for is written
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		List<DataBuffer> batches = encoder(1000)
+			.encode(Flux.range(1000, 1_000_000), netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.take(10, true)
+			.collectList()
+			.block(Duration.ofSeconds(10));
+		assertThat(batches).hasSize(10);
+		batches.forEach(DataBufferUtils::release);
+		netty.assertNoLeaks();
 	}
 
 	@ParameterizedTest(name = "cap {0}")
@@ -159,7 +238,7 @@ class ReadyBatchesTests {
 		AtomicBoolean cancelled = new AtomicBoolean();
 		Flux<Integer> values = Flux.range(0, 40).doOnCancel(() -> cancelled.set(true));
 		StepVerifier.create(new ReadyBatches<>(values, this.factory, () -> writer, cap, WriteListener.NONE,
-				WriteEvent.Kind.JSON_STREAM))
+				WriteEvent.Kind.JSON_ARRAY))
 			.verifyErrorMessage("no room");
 		assertThat(writerReleased).isTrue();
 		assertThat(cancelled.get()).isEqualTo(cap == 4);
@@ -184,6 +263,108 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
+	@ParameterizedTest(name = "{0}, fused {1}")
+	@CsvSource({ "application/x-ndjson, true", "text/event-stream, true", "application/x-ndjson, false",
+			"text/event-stream, false" })
+	void theFirstValueOfAStreamGoesOutBeforeTheSourceMakesTheNext(String mediaType, boolean fused) {
+		// The second value is made only once the first was received: a loop that held the
+		// first until the next poll (or its request to a source that is not fused, which
+		// emits within it) returned would wait for the latch's timeout, and the second value
+		// would be made first
+		CountDownLatch received = new CountDownLatch(1);
+		List<String> events = new CopyOnWriteArrayList<>();
+		Flux<Integer> made = Flux.range(1, 2).map((value) -> {
+			if (value == 2) {
+				await(received);
+			}
+			events.add("made " + value);
+			return value;
+		});
+		Flux<Integer> values = fused ? made : made.hide();
+		StepVerifier.create(encode(values, mediaType).doOnNext((batch) -> {
+			events.add("received " + batch.toString(StandardCharsets.UTF_8).trim());
+			received.countDown();
+		}).map(this::text))
+			.expectNextCount(2)
+			.verifyComplete();
+		assertThat(events).startsWith("made 1", "received " + firstEvent(mediaType), "made 2");
+		this.factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "{0}, fused {1}")
+	@CsvSource({ "application/x-ndjson, true", "text/event-stream, true", "application/x-ndjson, false",
+			"text/event-stream, false" })
+	void aValueMadeAfterASlowStepGoesOutBeforeTheSourceMakesTheNext(String mediaType, boolean fused) {
+		// The second value takes 20 ms to make (a sleep takes at least that long), the
+		// third is made only once the second was received
+		CountDownLatch received = new CountDownLatch(2);
+		List<String> events = new CopyOnWriteArrayList<>();
+		Flux<Integer> made = Flux.range(1, 3).map((value) -> {
+			if (value == 2) {
+				sleep(20);
+			}
+			if (value == 3) {
+				await(received);
+			}
+			events.add("made " + value);
+			return value;
+		});
+		Flux<Integer> values = fused ? made : made.hide();
+		StepVerifier.create(encode(values, mediaType).doOnNext((batch) -> {
+			events.add("received");
+			received.countDown();
+		}).map(this::text))
+			.expectNextCount(3)
+			.verifyComplete();
+		assertThat(events).containsExactly("made 1", "received", "made 2", "received", "made 3", "received");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aFusedJsonArrayIsPolledUntilItsBatchIsFull() {
+		// An array is not flushed as it goes (stock's isn't either): its values are batched
+		// across polls
+		assertThat(batchSizes(Flux.range(1, 3).map((value) -> {
+			if (value == 2) {
+				sleep(20);
+			}
+			return value;
+		}), 1000)).containsExactly(7);
+	}
+
+	private Flux<DataBuffer> encode(Flux<Integer> values, String mediaType) {
+		MediaType type = MediaType.parseMediaType(mediaType);
+		if (type.isCompatibleWith(MediaType.TEXT_EVENT_STREAM)) {
+			return new ReadyBatches<Object>(values, this.factory,
+					() -> new ServerSentEventBatchWriter(this.stock, INTEGER, new MediaType(type, StandardCharsets.UTF_8),
+							Map.of(), LogFactory.getLog(getClass())),
+					64 * 1024, WriteListener.NONE, WriteEvent.Kind.SERVER_SENT_EVENTS);
+		}
+		return encoder(64 * 1024).encode(values, this.factory, INTEGER, type, Map.of());
+	}
+
+	private static String firstEvent(String mediaType) {
+		return mediaType.endsWith("ndjson") ? "1" : "data:1";
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	@Test
 	void theArrayIsNotBegunBeforeTheFirstSignal() {
 		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
@@ -206,12 +387,16 @@ class ReadyBatchesTests {
 			}
 			return value;
 		}) : Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
+		// A stream's first value goes ahead of the values after it
 		StepVerifier.create(encoder(64 * 1024).encode(values, this.factory, INTEGER,
 				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
 			.expectSubscription()
 			.expectNoEvent(Duration.ofMillis(20))
 			.thenRequest(1)
-			.expectNext("1\n2\n3\n")
+			.expectNext("1\n")
+			.expectNoEvent(Duration.ofMillis(20))
+			.thenRequest(1)
+			.expectNext("2\n3\n")
 			.verifyErrorMessage("boom");
 		this.factory.assertNoLeaks();
 	}

@@ -182,7 +182,11 @@ abstract class MultipartFaultsIntegrationTests extends RealServerTests {
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "/entry/hold-parts", "/entry/hold-request-body-map" })
 	void aClientThatResetsWhileItsPartsAreHeldLeavesNothing(String path) throws Exception {
-		assumeServerSeesClientsLeave();
+		// Reactor Netty cancels the handling at the reset, and Spring's cleanupMultipart
+		// never runs: the filter's case. A servlet container ends it only when the answer
+		// fails to go out, and cleanupMultipart then runs anyway; on Tomcat the test's
+		// pooled client then met closed connections (seen in CI), so it runs on Netty only
+		assumeTrue("Netty".equals(server()), () -> server() + " does not cancel the handling at a reset");
 		byte[] body = rawBody();
 		List<String> faults = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {

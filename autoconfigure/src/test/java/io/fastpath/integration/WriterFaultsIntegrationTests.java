@@ -46,6 +46,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -546,8 +547,21 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			HttpMessageWriter<?> writer = stockWriter(mediaType);
 			@SuppressWarnings("unchecked")
 			HttpMessageWriter<Object> objects = (HttpMessageWriter<Object>) writer;
+			// stock's writers on heap buffers: on Reactor Netty stock leaks the buffer that
+			// ChannelSendOperator holds when the client resets (seen in CI, created in
+			// AbstractJacksonEncoder.encodeStreamingValue), which would fail this class's
+			// leak check for stock's fault; the values stock makes do not depend on the
+			// kind of buffer
+			ServerHttpResponse onHeap = new ServerHttpResponseDecorator(exchange.getResponse()) {
+
+				@Override
+				public DataBufferFactory bufferFactory() {
+					return DefaultDataBufferFactory.sharedInstance;
+				}
+
+			};
 			return objects.write(this.sources.people(id, source, count), ResolvableType.forClass(Person.class),
-					mediaType, exchange.getResponse(), Map.of());
+					mediaType, onHeap, Map.of());
 		}
 
 		private HttpMessageWriter<?> stockWriter(MediaType mediaType) {

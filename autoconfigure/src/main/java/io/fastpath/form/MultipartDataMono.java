@@ -75,7 +75,7 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 				throw new DecodingException("No multipart boundary found in Content-Type: \""
 						+ this.message.getHeaders().getContentType() + "\"");
 			}
-			assembly = new PartAssembly(delimiter, this.settings, PartFiles.of(actual.currentContext()),
+			assembly = new PartAssembly(delimiter, this.settings, PartFilesWebFilter.filesOf(actual.currentContext()),
 					new MapEntryCheck(this.maxParts));
 		}
 		catch (RuntimeException ex) {

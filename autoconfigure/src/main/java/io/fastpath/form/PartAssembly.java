@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
@@ -57,7 +58,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	private final Consumer<PartHeaders> handOutCheck;
 
 	/** The request's files, deleted when its handling ends, if a filter keeps them. */
-	private final @Nullable PartFiles files;
+	private final Disposable.@Nullable Composite files;
 
 	private @Nullable DataBufferFactory factory;
 
@@ -110,7 +111,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 
 	private boolean waitingForAll;
 
-	PartAssembly(byte[] delimiter, MultipartSettings settings, @Nullable PartFiles files) {
+	PartAssembly(byte[] delimiter, MultipartSettings settings, Disposable.@Nullable Composite files) {
 		this(delimiter, settings, files, (headers) -> {
 		});
 	}
@@ -127,7 +128,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	 * fails before it parses further, and not at a fault further in the same buffer
 	 * (found by the map reader's differential test, seed 20261203, cases 104 and 1633)
 	 */
-	PartAssembly(byte[] delimiter, MultipartSettings settings, @Nullable PartFiles files,
+	PartAssembly(byte[] delimiter, MultipartSettings settings, Disposable.@Nullable Composite files,
 			Consumer<PartHeaders> handOutCheck) {
 		super(delimiter, settings.maxHeadersSize(), settings.headersCharset());
 		this.settings = settings;

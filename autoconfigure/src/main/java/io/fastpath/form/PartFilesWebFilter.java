@@ -1,9 +1,12 @@
 package io.fastpath.form;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.ContextView;
 
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -37,6 +40,9 @@ public final class PartFilesWebFilter implements WebFilter, Ordered {
 
 	private static final String MULTIPART = "multipart/";
 
+	/** The key of a request's files in the Reactor context. */
+	private static final Class<PartFilesWebFilter> FILES = PartFilesWebFilter.class;
+
 	private final Scheduler blocking;
 
 	/**
@@ -62,12 +68,26 @@ public final class PartFilesWebFilter implements WebFilter, Ordered {
 			// no part to spool: nothing to keep, no context to write
 			return chain.filter(exchange);
 		}
-		PartFiles files = new PartFiles();
+		// Reactor's composite: a file added once it is disposed is deleted at once
+		Disposable.Composite files = Disposables.composite();
 		return chain.filter(exchange).doFinally((signal) -> {
-			if (files.end()) {
-				this.blocking.schedule(files::deleteAll);
+			if (files.size() == 0) {
+				files.dispose();
 			}
-		}).contextWrite((context) -> context.put(PartFiles.class, files));
+			else {
+				this.blocking.schedule(files::dispose);
+			}
+		}).contextWrite((context) -> context.put(FILES, files));
+	}
+
+	/**
+	 * The files of the request whose body is read in the given context, if this filter
+	 * handles it: a reader adds each file it spools a part to.
+	 * @param context the context of the body's reader
+	 * @return the files, or {@code null}
+	 */
+	static Disposable.@Nullable Composite filesOf(ContextView context) {
+		return context.getOrDefault(FILES, null);
 	}
 
 	/** Whether the type is {@code multipart/*}, read without parsing it. */

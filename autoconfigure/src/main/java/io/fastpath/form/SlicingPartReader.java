@@ -95,7 +95,7 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
 						+ message.getHeaders().getContentType() + "\""));
 			}
-			PartAssembly assembly = new PartAssembly(delimiter, this.settings, PartFiles.of(context));
+			PartAssembly assembly = new PartAssembly(delimiter, this.settings, PartFilesWebFilter.filesOf(context));
 			return message.getBody()
 				.takeWhile(assembly::isReading)
 				.concatMap(assembly::feed, 1)

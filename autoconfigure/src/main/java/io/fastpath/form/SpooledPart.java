@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -239,7 +242,9 @@ class SpooledPart implements Part {
 	 * The temporary file of one part: created on the first write, written buffer by
 	 * buffer, closed when the part ends, deleted once. Used on the blocking scheduler.
 	 */
-	static final class Spool {
+	static final class Spool implements Disposable {
+
+		private static final Log logger = LogFactory.getLog(Spool.class);
 
 		private @Nullable Path path;
 
@@ -312,6 +317,26 @@ class SpooledPart implements Part {
 			Path file = this.path;
 			Assert.state(file != null && !this.deleted, "No multipart file");
 			return file;
+		}
+
+		/**
+		 * Delete the file for the request's end ({@link PartFilesWebFilter}): a failure is
+		 * logged, not thrown, as Spring's {@code cleanupMultipart} ignores a part's failed
+		 * delete, the request being over.
+		 */
+		@Override
+		public void dispose() {
+			try {
+				delete();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not delete multipart file " + this.path, ex);
+			}
+		}
+
+		@Override
+		public synchronized boolean isDisposed() {
+			return this.deleted;
 		}
 
 		/** Close and delete the file, if any, once. */

@@ -64,22 +64,18 @@ class MemoryPart implements Part {
 	 * @return the field
 	 */
 	static MemoryPart field(PartHeaders headers, List<DataBuffer> pieces) {
-		Charset charset = charset(headers.contentType());
-		String value;
-		if (pieces.size() == 1) {
-			// decoded where it is: a direct buffer's bytes need no array of their own
-			DataBuffer piece = pieces.get(0);
-			try {
-				value = piece.toString(piece.readPosition(), piece.readableByteCount(), charset);
-			}
-			finally {
-				DataBufferUtils.release(piece);
-			}
+		if (pieces.size() != 1) {
+			return new Field(headers, new String(copy(pieces), charset(headers.contentType())));
 		}
-		else {
-			value = new String(copy(pieces), charset);
+		// decoded where it is: a direct buffer's bytes need no array of their own
+		DataBuffer piece = pieces.get(0);
+		try {
+			return new Field(headers,
+					piece.toString(piece.readPosition(), piece.readableByteCount(), charset(headers.contentType())));
 		}
-		return new Field(headers, value);
+		finally {
+			DataBufferUtils.release(piece);
+		}
 	}
 
 	/**

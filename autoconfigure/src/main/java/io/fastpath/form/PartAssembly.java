@@ -68,7 +68,7 @@ final class PartAssembly extends MultipartAssembly<Part> {
 
 	private Kind kind = Kind.FIELD;
 
-	private List<DataBuffer> pieces = new ArrayList<>(1);
+	private final List<DataBuffer> pieces = new ArrayList<>(1);
 
 	/**
 	 * The buffer the content of the part is in while it is in one Netty buffer, retained
@@ -507,17 +507,13 @@ final class PartAssembly extends MultipartAssembly<Part> {
 					throw fieldLimit();
 				}
 				this.handOutCheck.accept(partHeaders);
-				DataBuffer buffer = takeViewed();
-				complete((buffer != null) ? MemoryPart.field(partHeaders, buffer, this.viewIndex, this.viewLength)
-						: MemoryPart.field(partHeaders, takePieces()));
+				complete(inMemory(partHeaders, true, false));
 			}
 			case MEMORY -> {
 				// read before the pieces leave the assembly, which releases them if it is malformed
 				boolean file = partHeaders.filename() != null;
 				this.handOutCheck.accept(partHeaders);
-				DataBuffer buffer = takeViewed();
-				complete((buffer != null) ? MemoryPart.of(partHeaders, file, buffer, this.viewIndex, this.viewLength)
-						: MemoryPart.of(partHeaders, file, takePieces()));
+				complete(inMemory(partHeaders, false, file));
 			}
 			case FILE -> {
 				SpooledPart.Spool target = currentSpool();
@@ -543,18 +539,23 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	}
 
 	/**
-	 * Hand over the pieces of the part that ends, released by the part as it copies them:
-	 * the list that collects them is emptied for the next part, which would otherwise
-	 * release them again if the body fails.
+	 * The part that ends in memory, copied out of the buffer it is in or its pieces,
+	 * which the part releases as it copies them, failing or not: the list that collects
+	 * them is emptied for the next part, and so holds none for {@link #releaseHeld()}.
 	 */
-	private List<DataBuffer> takePieces() {
-		List<DataBuffer> held = this.pieces;
-		if (held.isEmpty()) {
-			return List.of();
+	private MemoryPart inMemory(PartHeaders headers, boolean field, boolean file) {
+		DataBuffer buffer = takeViewed();
+		if (buffer != null) {
+			return field ? MemoryPart.field(headers, buffer, this.viewIndex, this.viewLength)
+					: MemoryPart.of(headers, file, buffer, this.viewIndex, this.viewLength);
 		}
-		List<DataBuffer> taken = (held.size() == 1) ? List.of(held.get(0)) : new ArrayList<>(held);
-		held.clear();
-		return taken;
+		List<DataBuffer> held = this.pieces;
+		try {
+			return field ? MemoryPart.field(headers, held) : MemoryPart.of(headers, file, held);
+		}
+		finally {
+			held.clear();
+		}
 	}
 
 	/** Release the pieces held and the queued writes, and delete the files. */

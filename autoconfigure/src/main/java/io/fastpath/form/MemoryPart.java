@@ -13,12 +13,9 @@ import reactor.core.publisher.Mono;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.http.codec.multipart.FormFieldPart;
-import org.springframework.http.codec.multipart.Part;
-import org.springframework.util.Assert;
 
 /**
  * A part within the in-memory limit, as Spring's: its bytes copied out of the request
@@ -32,14 +29,12 @@ import org.springframework.util.Assert;
  *
  * @author Fastpath
  */
-class MemoryPart implements Part {
-
-	private final PartHeaders headers;
+class MemoryPart extends HeadersPart {
 
 	private final byte[] content;
 
 	MemoryPart(PartHeaders headers, byte[] content) {
-		this.headers = headers;
+		super(headers);
 		this.content = content;
 	}
 
@@ -148,20 +143,6 @@ class MemoryPart implements Part {
 		return (charset != null) ? charset : StandardCharsets.UTF_8;
 	}
 
-	@Override
-	public String name() {
-		return this.headers.name();
-	}
-
-	@Override
-	public HttpHeaders headers() {
-		return this.headers.headers();
-	}
-
-	PartHeaders partHeaders() {
-		return this.headers;
-	}
-
 	/**
 	 * The content as one heap buffer, a new one for each subscriber, so that each reads it
 	 * from the start: Spring's part hands out one buffer, read once.
@@ -175,11 +156,6 @@ class MemoryPart implements Part {
 	@Override
 	public Mono<Void> delete() {
 		return Mono.empty();
-	}
-
-	@Override
-	public String toString() {
-		return getClass().getSimpleName() + "{" + this.headers.disposition().getName() + "}";
 	}
 
 	/** A text field: its value decoded once, as it completed, its bytes not kept. */
@@ -217,9 +193,7 @@ class MemoryPart implements Part {
 
 		@Override
 		public String filename() {
-			String filename = partHeaders().filename();
-			Assert.state(filename != null, "No filename found");
-			return filename;
+			return filenameOfFile();
 		}
 
 		@Override

@@ -28,9 +28,7 @@ import reactor.core.scheduler.Scheduler;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.codec.multipart.FilePart;
-import org.springframework.http.codec.multipart.Part;
 import org.springframework.util.Assert;
 
 /**
@@ -44,12 +42,10 @@ import org.springframework.util.Assert;
  *
  * @author Fastpath
  */
-class SpooledPart implements Part {
+class SpooledPart extends HeadersPart {
 
 	/** Bytes read from the file per buffer. */
 	static final int READ_BUFFER_SIZE = 64 * 1024;
-
-	private final PartHeaders headers;
 
 	private final Spool spool;
 
@@ -58,7 +54,7 @@ class SpooledPart implements Part {
 	private final Scheduler scheduler;
 
 	SpooledPart(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
-		this.headers = headers;
+		super(headers);
 		this.spool = spool;
 		this.factory = factory;
 		this.scheduler = scheduler;
@@ -67,20 +63,6 @@ class SpooledPart implements Part {
 	static SpooledPart of(PartHeaders headers, Spool spool, DataBufferFactory factory, Scheduler scheduler) {
 		return (headers.filename() != null)
 				? new File(headers, spool, factory, scheduler) : new SpooledPart(headers, spool, factory, scheduler);
-	}
-
-	@Override
-	public String name() {
-		return this.headers.name();
-	}
-
-	@Override
-	public HttpHeaders headers() {
-		return this.headers.headers();
-	}
-
-	PartHeaders partHeaders() {
-		return this.headers;
 	}
 
 	@Override
@@ -115,11 +97,6 @@ class SpooledPart implements Part {
 		return this.spool.path();
 	}
 
-	@Override
-	public String toString() {
-		return getClass().getSimpleName() + "{" + this.headers.disposition().getName() + "}";
-	}
-
 	/**
 	 * A file part on disk: its first destination linked to its file, any other copied.
 	 * The first {@link #transferTo} makes the destination a hard link to the part's file,
@@ -147,9 +124,7 @@ class SpooledPart implements Part {
 
 		@Override
 		public String filename() {
-			String filename = partHeaders().filename();
-			Assert.state(filename != null, "No filename found");
-			return filename;
+			return filenameOfFile();
 		}
 
 		@Override

@@ -224,7 +224,7 @@ public class FastpathTestApplication {
 		Mono<List<String>> parts(ServerWebExchange exchange) {
 			return exchange.getMultipartData()
 				.flatMapMany((parts) -> Flux.fromIterable(parts.values()).concatMap(Flux::fromIterable))
-				.concatMap((part) -> checksum(part.content()).map((checksum) -> part.name() + ":"
+				.concatMap((part) -> Checksums.of(part.content()).map((checksum) -> part.name() + ":"
 						+ ((part instanceof FilePart file) ? file.filename() : "-") + ":" + checksum))
 				.collectSortedList();
 		}
@@ -235,7 +235,7 @@ public class FastpathTestApplication {
 				FilePart file = (FilePart) parts.getFirst("file");
 				Path copy = createTempFile();
 				return file.transferTo(copy)
-					.then(checksum(DataBufferUtils.read(copy, DefaultDataBufferFactory.sharedInstance, 8192)))
+					.then(Checksums.of(DataBufferUtils.read(copy, DefaultDataBufferFactory.sharedInstance, 8192)))
 					.doFinally((signal) -> deleteFile(copy));
 			});
 		}
@@ -286,23 +286,6 @@ public class FastpathTestApplication {
 					.filter(FormFieldPart.class::isInstance)
 					.forEach((part) -> fields.add(name + "=" + ((FormFieldPart) part).value())));
 				return String.join("&", fields);
-			});
-		}
-
-		/** {@code size/crc32} of the content, every buffer released. */
-		private static Mono<String> checksum(Flux<DataBuffer> content) {
-			return Mono.defer(() -> {
-				CRC32 crc = new CRC32();
-				long[] size = new long[1];
-				return content.doOnNext((buffer) -> {
-					try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
-						views.forEachRemaining((view) -> {
-							size[0] += view.remaining();
-							crc.update(view);
-						});
-					}
-					DataBufferUtils.release(buffer);
-				}).then(Mono.fromSupplier(() -> size[0] + "/" + Long.toHexString(crc.getValue())));
 			});
 		}
 

@@ -159,7 +159,7 @@ class MultipartEntryPoints {
 	/** Each part as {@code name|kind|size/crc32}, sorted. */
 	static Mono<List<String>> describe(List<Part> parts) {
 		return Flux.fromIterable(parts)
-			.concatMap((part) -> checksum(part.content()).map((checksum) -> part.name() + "|" + kind(part) + "|"
+			.concatMap((part) -> Checksums.of(part.content()).map((checksum) -> part.name() + "|" + kind(part) + "|"
 					+ checksum))
 			.collectSortedList();
 	}
@@ -204,25 +204,6 @@ class MultipartEntryPoints {
 				parts.sort(null);
 				return parts;
 			}));
-		});
-	}
-
-	/** {@code size/crc32} of the content, every buffer released. */
-	static Mono<String> checksum(Flux<DataBuffer> content) {
-		return Mono.defer(() -> {
-			CRC32 crc = new CRC32();
-			long[] size = new long[1];
-			return content.doOnNext((buffer) -> {
-				try (DataBuffer.ByteBufferIterator views = buffer.readableByteBuffers()) {
-					views.forEachRemaining((view) -> {
-						size[0] += view.remaining();
-						crc.update(view);
-					});
-				}
-				finally {
-					DataBufferUtils.release(buffer);
-				}
-			}).then(Mono.fromSupplier(() -> size[0] + "/" + Long.toHexString(crc.getValue())));
 		});
 	}
 

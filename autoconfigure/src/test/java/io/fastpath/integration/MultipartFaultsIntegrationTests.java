@@ -11,11 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.zip.CRC32;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -67,9 +65,9 @@ abstract class MultipartFaultsIntegrationTests extends RealServerTests {
 
 	private static final String BOUNDARY = "fault-boundary";
 
-	private static final byte[] SMALL = bytes(3000, 1);
+	private static final byte[] SMALL = Checksums.randomBytes(3000, 1);
 
-	private static final byte[] LARGE = bytes(200_000, 2);
+	private static final byte[] LARGE = Checksums.randomBytes(200_000, 2);
 
 	@LocalServerPort
 	private int port;
@@ -210,7 +208,7 @@ abstract class MultipartFaultsIntegrationTests extends RealServerTests {
 	@Test
 	void webClientReadsAMultipartResponseAsStockDoesEveryWay() {
 		List<String> expected = List.of(field("count", "42"), field("greeting", "héllo wörld"), json(),
-				"small|file small.txt|" + checksum("line of a file\n".repeat(200).getBytes(StandardCharsets.UTF_8)));
+				"small|file small.txt|" + Checksums.of("line of a file\n".repeat(200).getBytes(StandardCharsets.UTF_8)));
 		for (int i = 0; i < 5; i++) {
 			MultiValueMap<String, Part> map = this.client.get()
 				.uri("/entry/multipart-response")
@@ -364,21 +362,21 @@ abstract class MultipartFaultsIntegrationTests extends RealServerTests {
 	private static List<String> expectedParts() {
 		List<String> expected = new ArrayList<>(List.of(field("greeting", "héllo wörld"), field("a", "1"),
 				field("b", "two"), field("c", "três"), field("d", ""), small(), json(),
-				"large|file large.bin|" + checksum(LARGE)));
+				"large|file large.bin|" + Checksums.of(LARGE)));
 		expected.sort(null);
 		return expected;
 	}
 
 	private static String field(String name, String value) {
-		return name + "|field " + value + "|" + checksum(value.getBytes(StandardCharsets.UTF_8));
+		return name + "|field " + value + "|" + Checksums.of(value.getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static String small() {
-		return "small|file small.bin|" + checksum(SMALL);
+		return "small|file small.bin|" + Checksums.of(SMALL);
 	}
 
 	private static String json() {
-		return "json|part|" + checksum("{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+		return "json|part|" + Checksums.of("{\"a\":1}".getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static String json(List<String> values) {
@@ -409,18 +407,6 @@ abstract class MultipartFaultsIntegrationTests extends RealServerTests {
 			case "epilogue" -> body.length - 5;
 			default -> throw new IllegalArgumentException(phase);
 		};
-	}
-
-	private static byte[] bytes(int size, long seed) {
-		byte[] bytes = new byte[size];
-		new Random(seed).nextBytes(bytes);
-		return bytes;
-	}
-
-	private static String checksum(byte[] bytes) {
-		CRC32 crc = new CRC32();
-		crc.update(bytes);
-		return bytes.length + "/" + Long.toHexString(crc.getValue());
 	}
 
 }

@@ -6,9 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
-import java.util.zip.CRC32;
 
 import io.fastpath.form.LazyFormReaders;
 import org.awaitility.Awaitility;
@@ -63,8 +61,8 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 
 	@Test
 	void filesInMemoryAndOnDiskAreReadWholeThroughGetMultipartData() throws IOException {
-		byte[] large = bytes(1024 * 1024 + 17, 1);
-		byte[] small = bytes(3000, 2);
+		byte[] large = Checksums.randomBytes(1024 * 1024 + 17, 1);
+		byte[] small = Checksums.randomBytes(3000, 2);
 		MultipartBodyBuilder form = new MultipartBodyBuilder();
 		form.part("title", "Ünïcode title");
 		form.part("large", large).filename("large.bin");
@@ -72,9 +70,9 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 		form.part("empty", new byte[0]).filename("empty.bin");
 		ResponseEntity<String> response = postMultipart("/multipart/parts", form);
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
-		assertThat(response.getBody()).isEqualTo("[\"empty:empty.bin:" + checksum(new byte[0])
-				+ "\",\"large:large.bin:" + checksum(large) + "\",\"small:small.bin:" + checksum(small)
-				+ "\",\"title:-:" + checksum("Ünïcode title".getBytes(StandardCharsets.UTF_8)) + "\"]");
+		assertThat(response.getBody()).isEqualTo("[\"empty:empty.bin:" + Checksums.of(new byte[0])
+				+ "\",\"large:large.bin:" + Checksums.of(large) + "\",\"small:small.bin:" + Checksums.of(small)
+				+ "\",\"title:-:" + Checksums.of("Ünïcode title".getBytes(StandardCharsets.UTF_8)) + "\"]");
 	}
 
 	@Test
@@ -85,8 +83,8 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 
 	@Test
 	void aMultiMegabyteFileArrivesIntactAsPartEvents() {
-		byte[] large = bytes(3 * 1024 * 1024 + 17, 5);
-		byte[] plain = bytes(70_000, 6);
+		byte[] large = Checksums.randomBytes(3 * 1024 * 1024 + 17, 5);
+		byte[] plain = Checksums.randomBytes(70_000, 6);
 		MultipartBodyBuilder form = new MultipartBodyBuilder();
 		form.part("title", "Ünïcode title");
 		form.part("large", large).filename("large.bin");
@@ -96,28 +94,28 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 		ResponseEntity<String> response = postMultipart("/multipart/events", form);
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
 		assertThat(response.getBody()).isEqualTo("[\"title:form:"
-				+ checksum("Ünïcode title".getBytes(StandardCharsets.UTF_8)) + "\",\"large:file large.bin:"
-				+ checksum(large) + "\",\"empty:file empty.bin:" + checksum(new byte[0]) + "\",\"plain:part:"
-				+ checksum(plain) + "\"]");
+				+ Checksums.of("Ünïcode title".getBytes(StandardCharsets.UTF_8)) + "\",\"large:file large.bin:"
+				+ Checksums.of(large) + "\",\"empty:file empty.bin:" + Checksums.of(new byte[0]) + "\",\"plain:part:"
+				+ Checksums.of(plain) + "\"]");
 	}
 
 	@Test
 	void aSpooledFileIsCopiedByTransferTo() {
-		byte[] large = bytes(2 * 1024 * 1024, 3);
+		byte[] large = Checksums.randomBytes(2 * 1024 * 1024, 3);
 		MultipartBodyBuilder form = new MultipartBodyBuilder();
 		form.part("file", large).filename("large.bin");
 		ResponseEntity<String> response = postMultipart("/multipart/transfer", form);
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
-		assertThat(response.getBody()).isEqualTo(checksum(large));
+		assertThat(response.getBody()).isEqualTo(Checksums.of(large));
 	}
 
 	@Test
 	void anInMemoryFileIsWrittenByTransferTo() {
-		byte[] small = bytes(5000, 4);
+		byte[] small = Checksums.randomBytes(5000, 4);
 		MultipartBodyBuilder form = new MultipartBodyBuilder();
 		form.part("file", small).filename("small.bin");
 		ResponseEntity<String> response = postMultipart("/multipart/transfer", form);
-		assertThat(response.getBody()).isEqualTo(checksum(small));
+		assertThat(response.getBody()).isEqualTo(Checksums.of(small));
 	}
 
 	@Test
@@ -130,18 +128,6 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 		ResponseEntity<String> response = postMultipart("/multipart/fields", form);
 		assertThat(response.getBody()).isEqualTo("a=value of a — ü&a=again&b=value of b — ü&c=value of c — ü"
 				+ "&d=value of d — ü&e=value of e — ü");
-	}
-
-	private static byte[] bytes(int size, long seed) {
-		byte[] bytes = new byte[size];
-		new Random(seed).nextBytes(bytes);
-		return bytes;
-	}
-
-	private static String checksum(byte[] bytes) {
-		CRC32 crc = new CRC32();
-		crc.update(bytes);
-		return bytes.length + "/" + Long.toHexString(crc.getValue());
 	}
 
 }

@@ -214,8 +214,9 @@ public class FastpathProperties {
 
 			/**
 			 * Whether multipart forms (getMultipartData(), @RequestPart, @FormParam) are
-			 * read by Fastpath's part reader: one scan of the body, parts kept as slices
-			 * of the request buffers, files spooled without heap copies. It follows
+			 * read by Fastpath's part reader: one scan of the body, parts read as slices
+			 * of the request buffers and copied once as they end, files spooled without
+			 * heap copies and deleted when the request ends. It follows
 			 * spring.webflux.multipart.* (in-memory and disk limits, parts, headers size
 			 * and charset, file storage directory). Flux<PartEvent> bodies are read by
 			 * Fastpath's event reader too, content as slices of the request buffers.

@@ -24,14 +24,13 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * values, an empty one) is written as the stock writer writes a {@code Mono}, as one
  * buffer with a {@code Content-Length}, where a {@code Flux} otherwise goes out in
  * chunks. The body's bytes are the same; on Reactor Netty that one buffer goes out with
- * the headers in a single write and without chunk framing (measured: a {@code Flux} of
- * one {@code byte[]} of 10 records costs 1.30x and 1.19x the time of the same
- * {@code Mono} over real HTTP, interleaved.sh's two runs at 25dcf07). A streaming media
- * type, a {@code Mono}, a body of more than one batch, and a request body
- * ({@code WebClient}) are written as stock writes them, but that a body written straight
- * to Reactor Netty is paced by what it has sent ({@link SendPacing}), and a streaming
- * body's batches are released when the write ends before the transport took them
- * ({@link FlushedParts}).
+ * the headers in a single write and without chunk framing, cheaper than a chunked
+ * {@code Flux} of the same bytes. A streaming media type, a {@code Mono}, a body of more
+ * than one batch, and a request body ({@code WebClient}) are written in the stock
+ * writer's way, but that a body written straight to Reactor Netty is paced by what it
+ * has sent ({@link SendPacing}), a streaming body's batches are released when the write
+ * ends before the transport took them ({@link FlushedParts}), and a body is cancelled
+ * when its write ends first ({@link BodyCancellation}).
  *
  * @author Fastpath
  */
@@ -47,6 +46,7 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 		if (inputStream instanceof Mono) {
 			return super.write(inputStream, elementType, mediaType, message, hints);
 		}
+		boolean paced = SendPacing.releasesOnceSent(message);
 		Mono<Void> write;
 		if (message instanceof ServerHttpResponse) {
 			// Responses only: a client connector may subscribe to a request body after the
@@ -56,15 +56,15 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, body),
 					Hints.merge(hints, OneBatchBody.HINT, body));
 		}
-		else if (SendPacing.releasesOnceSent(message)) {
+		else if (paced) {
 			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, null), hints);
 		}
 		else {
 			// The JDK's and Jetty's connectors end the write before they subscribe to the body:
 			// its end says nothing of the body's
-			return super.write(inputStream, elementType, mediaType, message, hints);
+			write = super.write(inputStream, elementType, mediaType, message, hints);
 		}
-		return SendPacing.paceIfReleasedOnceSent(write, message);
+		return SendPacing.pacedIf(paced, write);
 	}
 
 	/**

@@ -94,13 +94,14 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 		ReadyBatches<Object> batches = new ReadyBatches<>(input, message.bufferFactory(),
 				() -> new ServerSentEventBatchWriter(this.encoder, dataType, type, hints, logger), this.cap,
 				this.listener, WriteEvent.Kind.SERVER_SENT_EVENTS);
-		if (!(message instanceof ServerHttpResponse) && !SendPacing.releasesOnceSent(message)) {
+		boolean paced = SendPacing.releasesOnceSent(message);
+		if (!(message instanceof ServerHttpResponse) && !paced) {
 			// The JDK's and Jetty's connectors end the write before they subscribe to the body
-			return message.writeAndFlushWith(parts(batches, hints));
+			return SendPacing.pacedIf(false, message.writeAndFlushWith(parts(batches, hints)));
 		}
 		Mono<Void> write = BodyCancellation.cancelledWithWrite(batches,
 				(body) -> FlushedParts.writeAndFlush(message, parts(body, hints)));
-		return SendPacing.paceIfReleasedOnceSent(write, message);
+		return SendPacing.pacedIf(paced, write);
 	}
 
 	/** Each batch as a part of its own, flushed after it, as the stock writer flushes each event. */

@@ -43,20 +43,24 @@ final class SendPacing {
 
 	private static final String REACTOR_REQUEST = "org.springframework.http.client.reactive.ReactorClientHttpRequest";
 
-	/** The {@code Context} key of a paced body. */
+	/** The {@code Context} key of whether a body is paced. */
 	private static final String PACED = SendPacing.class.getName() + ".PACED";
 
 	private SendPacing() {
 	}
 
 	/**
-	 * Pace the body of the given write when the message writes straight to Reactor Netty.
-	 * @param write the write of a body to the message
-	 * @param message the message
-	 * @return the write, paced or as it was
+	 * Say whether the body of the given write is paced: always, paced or not, so that a
+	 * write made inside another (a {@code WebClient} body written from a response's
+	 * source) does not inherit the other's pacing from the context it is subscribed in,
+	 * and wait for releases its own transport never gives.
+	 * @param paced whether its message writes straight to Reactor Netty
+	 * ({@link #releasesOnceSent})
+	 * @param write the write of a body
+	 * @return the write, saying so
 	 */
-	static Mono<Void> paceIfReleasedOnceSent(Mono<Void> write, ReactiveHttpOutputMessage message) {
-		return releasesOnceSent(message) ? write.contextWrite(SendPacing::paced) : write;
+	static Mono<Void> pacedIf(boolean paced, Mono<Void> write) {
+		return write.contextWrite((context) -> context.put(PACED, paced));
 	}
 
 	/**
@@ -80,7 +84,7 @@ final class SendPacing {
 
 	/** Whether the body subscribed with the given context is paced. */
 	static boolean isPaced(ContextView context) {
-		return context.hasKey(PACED);
+		return Boolean.TRUE.equals(context.getOrDefault(PACED, Boolean.FALSE));
 	}
 
 	/**

@@ -14,10 +14,13 @@ import reactor.test.StepVerifier;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -113,6 +116,29 @@ class BatchingJsonWriterTests {
 			.verify(Duration.ofSeconds(5));
 		assertThat(rest).hasToString(",2]");
 		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aBodyWrittenInsideAPacedWriteIsPacedByItsOwnTransportAlone() {
+		// A WebClient body written from a response's source, to a message that keeps every
+		// buffer until the body ends (as a decorator that logs or signs a body does): paced
+		// by releases, as the response around it is, it would wait for ever after two caps
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST, "/") {
+
+			@Override
+			public DataBufferFactory bufferFactory() {
+				return netty;
+			}
+
+		};
+		writer(1000).write(Flux.range(0, 20_000), INTEGER, MediaType.APPLICATION_JSON, request, Map.of())
+			.contextWrite(SendPacing::paced)
+			.block(Duration.ofSeconds(10));
+		String body = DataBufferUtils.join(request.getBody()).map(BatchingJsonWriterTests::text)
+			.block(Duration.ofSeconds(10));
+		assertThat(body).startsWith("[0,1,2,").endsWith(",19998,19999]");
+		netty.assertNoLeaks();
 	}
 
 	private BatchingJsonWriter writer(int cap) {

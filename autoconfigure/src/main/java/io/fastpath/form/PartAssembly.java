@@ -126,7 +126,6 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	 * the part is emitted (its count against a limit, its name), run as the part
 	 * completes, before the scan reads on: what it throws fails the body there, as stock
 	 * fails before it parses further, and not at a fault further in the same buffer
-	 * (found by the map reader's differential test, seed 20261203, cases 104 and 1633)
 	 */
 	PartAssembly(byte[] delimiter, MultipartSettings settings, Disposable.@Nullable Composite files,
 			Consumer<PartHeaders> handOutCheck) {

@@ -50,8 +50,8 @@ final class JsonValueWriter {
 
 	/**
 	 * Whether values are logged: asked once per body, where stock asks for each value
-	 * (Spring's HTTP log is a composite whose level check showed as 4% of a 1000-value
-	 * body's time in a profile); a level changed during one body applies from the next.
+	 * (Spring's HTTP log is a composite whose level check is not free beside the write of
+	 * a small value); a level changed during one body applies from the next.
 	 */
 	private final boolean logValues;
 

@@ -287,15 +287,6 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private boolean sendBeforePoll;
 
 		/**
-		 * When the last poll of a fused streaming source ended, or the loop last began or
-		 * emitted a batch: a poll that ends more than {@link #STALL_MILLIS} after it was slow.
-		 * One clock read a value, where timing the poll alone takes two; the write of the
-		 * value before it counts too, which sends a batch early only after a value that
-		 * takes as long to write.
-		 */
-		private long polledAt;
-
-		/**
 		 * Whether the next poll waits for demand: the values sent ahead of it are taken by
 		 * then. A servlet container flushes them on a callback of its own, which a poll that
 		 * blocks the request's thread would hold back; it asks for more once they are out.
@@ -554,9 +545,6 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * @return false once the body has ended (the loop is never left again)
 		 */
 		private boolean drainReady(boolean nested) {
-			if (this.fused && this.streaming) {
-				this.polledAt = System.nanoTime();
-			}
 			for (;;) {
 				if (this.cancelled) {
 					if (nested) {
@@ -679,10 +667,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * written go out before the next, which may be as slow (see {@link #STALL_MILLIS}).
 		 */
 		private @Nullable T pollFusedTimed() {
+			long start = System.nanoTime();
 			T value = pollFused();
-			long now = System.nanoTime();
-			this.sendBeforePoll = (now - this.polledAt > STALL_NANOS);
-			this.polledAt = now;
+			this.sendBeforePoll = (System.nanoTime() - start > STALL_NANOS);
 			return value;
 		}
 
@@ -839,9 +826,6 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				}
 			}
 			this.actual.onNext(out);
-			if (this.fused && this.streaming) {
-				this.polledAt = System.nanoTime();
-			}
 		}
 
 		/** Tell the listener, once, of the body that ends: the loop is never entered again. */

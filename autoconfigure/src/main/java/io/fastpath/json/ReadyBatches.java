@@ -598,7 +598,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					if (done) {
 						return nested || !end(demand);
 					}
-					if (current != null && demand) {
+					if (current != null && demand && (nested || !sending())) {
 						if (!flush(current)) {
 							continue;
 						}
@@ -636,6 +636,18 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					requestFromSource(REPLENISH);
 				}
 			}
+		}
+
+		/**
+		 * Whether the transport of a paced body still sends a batch emitted before: the
+		 * values written since then wait for its release, which drains again, with those
+		 * that arrive meanwhile. A source that hands its values from a thread of its own
+		 * finds each alone in the queue, and a batch emitted at every empty queue would
+		 * hold one value: here a batch holds what arrived while the one before it went out,
+		 * and no value waits for one not yet made, only for the bytes ahead of it.
+		 */
+		private boolean sending() {
+			return this.paced && this.unsent > 0;
 		}
 
 		/**

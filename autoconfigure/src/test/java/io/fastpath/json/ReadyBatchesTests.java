@@ -186,6 +186,54 @@ class ReadyBatchesTests {
 	}
 
 	@Test
+	void aPacedBodyFromASourceThatHandsValuesOneByOneSendsTogetherWhatArrivedWhileTheTransportWasBusy() {
+		// A source on a thread of its own (a driver) hands values one at a time, each alone
+		// in the queue; the transport holds the batch it was given until it has sent it
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
+		List<DataBuffer> held = new ArrayList<>();
+		List<String> received = new ArrayList<>();
+		AtomicBoolean completed = new AtomicBoolean();
+		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+				request(128);
+			}
+
+			@Override
+			protected void hookOnNext(DataBuffer batch) {
+				received.add(batch.toString(StandardCharsets.UTF_8));
+				held.add(batch);
+			}
+
+			@Override
+			protected void hookOnComplete() {
+				completed.set(true);
+			}
+
+		};
+		encoder(64 * 1024).encode(source.asFlux().hide(), netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.contextWrite(SendPacing::paced)
+			.subscribe(transport);
+		source.tryEmitNext(1);
+		assertThat(received).as("the first value, with nothing being sent").containsExactly("1\n");
+		source.tryEmitNext(2);
+		source.tryEmitNext(3);
+		source.tryEmitNext(4);
+		assertThat(received).as("values made while the first is being sent").containsExactly("1\n");
+		DataBufferUtils.release(held.remove(0));
+		assertThat(received).as("once it is sent").containsExactly("1\n", "2\n3\n4\n");
+		DataBufferUtils.release(held.remove(0));
+		source.tryEmitNext(5);
+		assertThat(received).as("a value made with nothing being sent").containsExactly("1\n", "2\n3\n4\n", "5\n");
+		source.tryEmitComplete();
+		assertThat(completed).isTrue();
+		held.forEach(DataBufferUtils::release);
+		netty.assertNoLeaks();
+	}
+
+	@Test
 	void aBodyThatIsNotPacedIsLimitedByDemandAlone() {
 		// Without the context of a paced body, every batch asked for is written
 		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();

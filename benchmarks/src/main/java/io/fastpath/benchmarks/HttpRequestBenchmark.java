@@ -35,6 +35,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -117,6 +118,9 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * <li>{@code flux-json-1000}, {@code flux-ndjson-1000}, {@code flux-sse-1000} (and
  * {@code -10}): a {@code Flux<T>} built per request over the records, as a repository
  * gives one, written as a JSON array, NDJSON, or server-sent events.</li>
+ * <li>{@code threaded-json-1000}, {@code threaded-ndjson-1000}, {@code threaded-sse-1000}
+ * (and {@code threaded-json-10}): the same {@code Flux} handed over from a thread of its
+ * own ({@code publishOn}), as a reactive database driver hands its rows.</li>
  * <li>{@code list-1000} (and {@code -10}): a {@code List<T>} of the same records.</li>
  * <li>{@code bytes-1000} (and {@code -10}): the reference, the limit of what writing
  * these records can cost: the same JSON written by the mapper into one {@code byte[]} per
@@ -149,7 +153,7 @@ public class HttpRequestBenchmark {
 
 	@Param({ "form-5", "bind-5", "bind-50", "multipart-5", "multipart-50", "upload-4mb", "records", "orders",
 			"records-flux", "flux-json-1000", "flux-json-10", "flux-ndjson-1000", "flux-ndjson-10", "flux-sse-1000",
-			"flux-sse-10", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10",
+			"flux-sse-10", "threaded-json-1000", "threaded-json-10", "threaded-ndjson-1000", "threaded-sse-1000", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10",
 			"raw-4mb", "transfer-100mb", "partevents-100mb", "hostile-1mb", "hostile-4mb" })
 	public String request;
 
@@ -228,7 +232,7 @@ public class HttpRequestBenchmark {
 					case "sse" -> "text/event-stream";
 					default -> throw new IllegalArgumentException("Unknown request " + this.request);
 				};
-				if (!List.of("flux", "list", "bytes", "bytesflux").contains(kind)) {
+				if (!List.of("flux", "threaded", "list", "bytes", "bytesflux").contains(kind)) {
 					throw new IllegalArgumentException("Unknown request " + this.request);
 				}
 				this.stockRequest = RawHttpClient.get("/write/" + kind + "?count=" + count, accept);
@@ -476,9 +480,21 @@ public class HttpRequestBenchmark {
 		/** What a repository holds: the records the responses are made of. */
 		private static final List<Pojo> RECORDS = pojos(new Random(SEED));
 
+		/** The thread a driver hands its rows from. */
+		private static final Scheduler DRIVER = Schedulers.newSingle("driver", true);
+
 		@GetMapping(path = "/write/flux", produces = { JSON, "application/x-ndjson", "text/event-stream" })
 		Flux<Pojo> writeFlux(@RequestParam int count) {
 			return Flux.fromIterable(RECORDS.subList(0, count));
+		}
+
+		/**
+		 * The same records handed over one by one from a thread of their own, as a reactive
+		 * database driver hands rows from its connection's event loop.
+		 */
+		@GetMapping(path = "/write/threaded", produces = { JSON, "application/x-ndjson", "text/event-stream" })
+		Flux<Pojo> writeThreaded(@RequestParam int count) {
+			return Flux.fromIterable(RECORDS.subList(0, count)).publishOn(DRIVER);
 		}
 
 		@GetMapping(path = "/write/list", produces = JSON)

@@ -10,6 +10,7 @@
 #   ROUNDS=200 benchmarks/interleaved.sh       # tighter quartiles
 #   ONLY='Response' benchmarks/interleaved.sh  # only the rows whose title matches
 #   REPORT=benchmarks/results/interleaved-second.md benchmarks/interleaved.sh
+#   SKIP_BUILD=1 benchmarks/interleaved.sh     # the jar as it is (report.sh builds it once)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-100}
@@ -17,8 +18,8 @@ WARMUP=${WARMUP:-10}
 ONLY=${ONLY:-} # a bash regex of row titles to run; empty for every row
 BIG_ROUNDS=${BIG_ROUNDS:-10}   # the 100 MB rows: one request is a block, about 0.3-1 s
 REPORT=${REPORT:-benchmarks/results/interleaved.md}
-./mvnw -B -q -pl benchmarks -am package -DskipTests
-mkdir -p benchmarks/results
+[ "${SKIP_BUILD:-}" = 1 ] || ./mvnw -B -q -pl benchmarks -am package -DskipTests
+mkdir -p "$(dirname "$REPORT")"
 {
 	echo "Machine: $(nproc) cores, $(java -version 2>&1 | head -1). Commit \`$(git rev-parse --short HEAD)\`, $(date -u +%Y-%m-%d)."
 	echo

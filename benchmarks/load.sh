@@ -20,7 +20,7 @@
 # SERVER: the sample's jar is built with -Pall-servers (Reactor Netty, Tomcat and Jetty),
 # and Boot is left the chosen server's auto-configuration alone (spring.autoconfigure.exclude);
 # WebClient stays on Reactor Netty's connector whatever the server. The report goes to
-# benchmarks/results/load.md (netty) or load-SERVER.md.
+# benchmarks/results/load.md (netty) or load-SERVER.md, or to REPORT if set.
 #
 # Needs wrk (Debian package "wrk"): installed with apt-get when running as root, otherwise
 # the script says how to install it and stops.
@@ -36,6 +36,7 @@ PORT=${PORT:-18080}            # stock; Fastpath listens on PORT + 1, stock with
 JAVA_OPTS=${JAVA_OPTS:--Xms512m -Xmx512m}
 SERVER=${SERVER:-netty}         # netty, tomcat or jetty
 ONLY=${ONLY:-}                  # a grep -E pattern of endpoint names; empty for all
+REQUESTED_REPORT=${REPORT:-}    # where the table goes; empty for the server's default below
 NETTY_SERVER=org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration
 TOMCAT_SERVER=org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration
 JETTY_SERVER=org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration
@@ -45,6 +46,8 @@ case "$SERVER" in
 	jetty) EXCLUDED="$NETTY_SERVER,$TOMCAT_SERVER"; SERVER_NAME=Jetty; REPORT=benchmarks/results/load-jetty.md ;;
 	*) echo "SERVER must be netty, tomcat or jetty, not '$SERVER'" >&2; exit 1 ;;
 esac
+REPORT=${REQUESTED_REPORT:-$REPORT}
+mkdir -p "$(dirname "$REPORT")"
 
 if ! command -v wrk >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -5,10 +5,12 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -25,6 +27,7 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs the benchmarks, each with a {@code stock} and a {@code fastpath} method, with the
@@ -44,8 +47,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * eight half-second measurements, because the 99.9% error is a Student t quantile times
  * the spread, and that quantile alone is 12.9 with four samples, 5.4 with eight); with
  * one fork, a full run of every benchmark takes about 18 minutes on two cores
- * ({@code run-all.sh} runs it with fewer iterations, to keep the whole suite within 25).
- * The table is also written to the file named by {@code -Dreport=...}, if set.
+ * ({@code report.sh} runs a few rows with three forks and fewer iterations instead).
+ * The table is also written to the file named by {@code -Dreport=...}, if set; with
+ * {@code -Drows=...}, each method's throughput quartiles and bytes per operation are
+ * appended to that file as tab-separated lines, for {@code report.sh} to compare runs.
  */
 public final class BenchmarkSuite {
 
@@ -114,6 +119,35 @@ public final class BenchmarkSuite {
 			}
 			Files.writeString(path, table);
 		}
+		String rows = System.getProperty("rows");
+		if (rows != null) {
+			Files.writeString(Path.of(rows), rows(results), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+		}
+	}
+
+	/**
+	 * One tab-separated line per method and parameter combination: class, parameters,
+	 * method, the 25th, 50th and 75th percentiles of its measured iterations' throughput
+	 * (every fork's iterations together), and its bytes per operation.
+	 */
+	static String rows(Collection<RunResult> results) {
+		StringBuilder rows = new StringBuilder();
+		for (RunResult result : results) {
+			String benchmark = result.getParams().getBenchmark();
+			int lastDot = benchmark.lastIndexOf('.');
+			Statistics throughput = result.getPrimaryResult().getStatistics();
+			rows.append(String.join("\t", benchmark.substring(benchmark.lastIndexOf('.', lastDot - 1) + 1, lastDot),
+					params(result), benchmark.substring(lastDot + 1), decimal(throughput.getPercentile(25)),
+					decimal(throughput.getPercentile(50)), decimal(throughput.getPercentile(75)),
+					allocation(result).replace(",", "")))
+				.append('\n');
+		}
+		return rows.toString();
+	}
+
+	/** A number as a script reads it, whatever the default locale. */
+	private static String decimal(double value) {
+		return String.format(Locale.ROOT, "%.1f", value);
 	}
 
 	/** Whether any benchmark method of the class is included and not excluded. */

@@ -46,8 +46,7 @@ import org.springframework.util.MultiValueMap;
  * the HTTP row, not here: this row is the committed probe of what the reader itself
  * allocates ({@code -prof gc}). The suite's table has columns for stock and Fastpath
  * only; the urlencoded reference is in JMH's own output
- * ({@code java -jar benchmarks/target/benchmarks.jar MultipartFormReadBenchmark -prof gc},
- * as {@code benchmarks/results/multipart-form-read.md} was made).
+ * ({@code java -jar benchmarks/target/benchmarks.jar MultipartFormReadBenchmark -prof gc}).
  */
 @State(Scope.Thread)
 @Warmup(iterations = 4, time = 500, timeUnit = TimeUnit.MILLISECONDS)

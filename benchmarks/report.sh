@@ -11,16 +11,16 @@
 #  - with WRK=1, the sample under wrk load (benchmarks/load.sh), beyond the time below.
 # It ends by printing the README's results table, taken from the report.
 #
-#   benchmarks/report.sh                 # about 20 minutes on 2 cores; run it on a quiet machine
+#   benchmarks/report.sh                 # about 24 minutes on 2 cores; run it on a quiet machine
 #   WRK=1 benchmarks/report.sh           # and the wrk rows (about 3 minutes more a run)
 #   SMOKE=1 benchmarks/report.sh         # one fork, a few iterations, two rows: that the
 #                                        # script works (benchmarks/results/report-smoke.md)
 #
 # Time, from the scripts' own timings on 2 cores: an interleaved row is about 8 s of JVM
 # start, servers and answer checks, its warm-up (10 s, 20 s for responses) and 1-10 s of
-# rounds, so the 12 rows take about 5 minutes a run; a JMH fork of one method is about 2 s
+# rounds, so the 12 rows and the 4 rows of the issues' targets take about 7 minutes a run; a JMH fork of one method is about 2 s
 # of start and 4 s of iterations (3 x 0.5 s warm-up, 5 x 0.5 s measured), 42 of them about
-# 4.5 minutes. Twice that, and the build: about 20 minutes.
+# 4.5 minutes. Twice that, and the build: about 24 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,28 +43,38 @@ fi
 
 # The interleaved rows, one a line: the README's label | what 1.00x is | the row's title in
 # interleaved.sh | the sides that are stock, stock with Blackbird and Fastpath ("-" where
-# the row has none; the row's first side is its baseline) | warm-up
+# the row has none; the row's first side is its baseline) | warm-up | "readme" for the
+# README's table, "report" for a row that the report alone gives (the issues' targets). Rows
+# may share a title (sides of one interleaved row): it runs once a run.
 ROWS_FILE=$(mktemp)
 work=$(mktemp -d)
 trap 'rm -rf "$work" "$ROWS_FILE"' EXIT
 if [ "$SMOKE" = 1 ]; then
 	cat >"$ROWS_FILE" <<'ROWS'
-Form of 5 fields, `getFormData()`|stock|Form of 5 fields, getFormData()|form-5:stock|-|form-5:fastpath|read
+Form of 5 fields, `getFormData()`|stock|Form of 5 fields, getFormData()|form-5:stock|-|form-5:fastpath|read|readme
 ROWS
 else
 	cat >"$ROWS_FILE" <<'ROWS'
-`@RequestBody List<T>` of 1000 flat records|stock|List<T> of 1000 flat records, @RequestBody|records:stock|records:stockBlackbird|records:fastpath|read
-`@RequestBody List<Order>` of 1000 order records|stock|List<Order> of 1000 order records, @RequestBody|orders:stock|orders:stockBlackbird|orders:fastpath|read
-`@RequestBody Flux<T>` of 1000 flat records|stock|Flux<T> of 1000 flat records, @RequestBody|records-flux:stock|records-flux:stockBlackbird|records-flux:fastpath|read
-Form of 5 fields, `getFormData()`|stock|Form of 5 fields, getFormData()|form-5:stock|-|form-5:fastpath|read
-5 fields bound: `@ModelAttribute` (stock), five `@FormParam` (Fastpath)|stock|5 fields bound: @ModelAttribute (stock) against five @FormParam (Fastpath), different controllers|bind-5:stock|-|bind-5:fastpath|read
-Multipart form of 5 fields, `getMultipartData()`|the same form urlencoded, read by Fastpath|Multipart form of 5 fields, getMultipartData(), against the same fields urlencoded read by Fastpath|multipart-5:stock|-|multipart-5:fastpath|read
-Multipart form of 50 fields, `getMultipartData()`|stock|Multipart form of 50 fields, getMultipartData()|multipart-50:stock|-|multipart-50:fastpath|read
-One 4 MB file part read whole, `getMultipartData()`|stock|One 4 MB file part read whole through getMultipartData()|upload-4mb:stock|-|upload-4mb:fastpath|read
-One 100 MB file part, `transferTo` a file|stock|One 100 MB file part through getMultipartData() and transferTo a new file (one request per block)|transfer-100mb:stock|-|transfer-100mb:fastpath|read
-Response: `Flux<T>` of 1000 records, JSON array|the mapper's `byte[]` of the records, one write|Response: Flux<T> of 1000 records as a JSON array, against the mapper's byte[] of the same records|flux-json-1000:stock|flux-json-1000:stockBlackbird|flux-json-1000:fastpath|write
-Response: `Flux<T>` of 1000 records, NDJSON|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (as a JSON array)|flux-ndjson-1000:stock|-|flux-ndjson-1000:fastpath|write
-Response: `Flux<T>` of 1000 records, server-sent events|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)|flux-sse-1000:stock|-|flux-sse-1000:fastpath|write
+`@RequestBody List<T>` of 1000 flat records|stock|List<T> of 1000 flat records, @RequestBody|records:stock|records:stockBlackbird|records:fastpath|read|readme
+`@RequestBody List<Order>` of 1000 order records|stock|List<Order> of 1000 order records, @RequestBody|orders:stock|orders:stockBlackbird|orders:fastpath|read|readme
+`@RequestBody Flux<T>` of 1000 flat records|stock|Flux<T> of 1000 flat records, @RequestBody|records-flux:stock|records-flux:stockBlackbird|records-flux:fastpath|read|readme
+Form of 5 fields, `getFormData()`|stock|Form of 5 fields, getFormData()|form-5:stock|-|form-5:fastpath|read|readme
+5 fields bound: `@ModelAttribute` (stock), five `@FormParam` (Fastpath)|stock|5 fields bound: @ModelAttribute (stock) against five @FormParam (Fastpath), different controllers|bind-5:stock|-|bind-5:fastpath|read|readme
+Multipart form of 5 fields, `getMultipartData()`|the same form urlencoded, read by Fastpath|Multipart form of 5 fields, getMultipartData(), against the same fields urlencoded read by Fastpath|multipart-5:stock|-|multipart-5:fastpath|read|readme
+Multipart form of 50 fields, `getMultipartData()`|stock|Multipart form of 50 fields, getMultipartData()|multipart-50:stock|-|multipart-50:fastpath|read|readme
+One 4 MB file part read whole, `getMultipartData()`|stock|One 4 MB file part read whole through getMultipartData()|upload-4mb:stock|-|upload-4mb:fastpath|read|readme
+One 100 MB file part, `transferTo` a file|stock|One 100 MB file part through getMultipartData() and transferTo a new file (one request per block)|transfer-100mb:stock|-|transfer-100mb:fastpath|read|readme
+Response: `Flux<T>` of 1000 records, JSON array|the mapper's `byte[]` of the records, one write|Response: Flux<T> of 1000 records as a JSON array, against the mapper's byte[] of the same records|flux-json-1000:stock|flux-json-1000:stockBlackbird|flux-json-1000:fastpath|write|readme
+Response: `Flux<T>` of 1000 records, NDJSON|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (as a JSON array)|flux-ndjson-1000:stock|-|flux-ndjson-1000:fastpath|write|readme
+Response: `Flux<T>` of 1000 records, server-sent events|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)|flux-sse-1000:stock|-|flux-sse-1000:fastpath|write|readme
+A hostile multipart body: 1 MB of `a` under a boundary of 4,000 `a`|stock|A hostile multipart body: 1 MB of a under a boundary of 4,000 a, never found|hostile-1mb:stock|-|hostile-1mb:fastpath|read|report
+A hostile multipart body: 4 MB of `a` under a boundary of 4,000 `a`|stock|A hostile multipart body: 4 MB of a under a boundary of 4,000 a, never found|hostile-4mb:stock|-|hostile-4mb:fastpath|read|report
+Response: `Flux<T>` of 10 records, NDJSON|the mapper's `byte[]`, one write|Response: Flux<T> of 10 records as NDJSON and as server-sent events, against the mapper's byte[] (as a JSON array)|flux-ndjson-10:stock|-|flux-ndjson-10:fastpath|write|report
+Response: `Flux<T>` of 10 records, server-sent events|the mapper's `byte[]`, one write|Response: Flux<T> of 10 records as NDJSON and as server-sent events, against the mapper's byte[] (as a JSON array)|flux-sse-10:stock|-|flux-sse-10:fastpath|write|report
+Response: `Flux<T>` of 1000 records from another thread, JSON array|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records handed over from another thread (publishOn), against the mapper's byte[] (as a JSON array)|threaded-json-1000:stock|-|threaded-json-1000:fastpath|write|report
+Response: `Flux<T>` of 1000 records from another thread, NDJSON|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records handed over from another thread (publishOn), against the mapper's byte[] (as a JSON array)|-|-|threaded-ndjson-1000:fastpath|write|report
+Response: `Flux<T>` of 1000 records from another thread, server-sent events|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records handed over from another thread (publishOn), against the mapper's byte[] (as a JSON array)|-|-|threaded-sse-1000:fastpath|write|report
+Response: `List<T>` of 1000 records|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as a JSON array, against the mapper's byte[] of the same records|list-1000:stock|-|list-1000:fastpath|write|report
 ROWS
 fi
 
@@ -88,7 +98,10 @@ run() { # $1: the run's number; its tables and rows go to $work
 		row=$((row + 1))
 	done
 	row=10
-	while IFS='|' read -r _ _ title _ _ _ kind; do
+	local ran=$'\n'
+	while IFS='|' read -r _ _ title _ _ _ kind _; do
+		[[ "$ran" == *$'\n'"$title"$'\n'* ]] && continue
+		ran+="$title"$'\n'
 		warmup=$READ_WARMUP
 		[ "$kind" = write ] && warmup=$WRITE_WARMUP
 		echo "Run $n: $title" >&2
@@ -129,7 +142,7 @@ done >"$work/interleaved.tsv"
 INTERLEAVED_TABLE='
 BEGIN { FS = "\t" }
 function group(n,   s) { s = sprintf("%.0f", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
-NR == FNR { rows++; label[rows] = $1; base[rows] = $2; title[rows] = $3; side[rows, 1] = $4; side[rows, 2] = $5; side[rows, 3] = $6; next }
+NR == FNR { if (mode == "readme" && $8 == "report") next; rows++; label[rows] = $1; base[rows] = $2; title[rows] = $3; side[rows, 1] = $4; side[rows, 2] = $5; side[rows, 3] = $6; next }
 {
 	key = $1 SUBSEP $2 SUBSEP $3
 	med[key] = $4; q1[key] = $5; q3[key] = $6; bytes[key] = $7; us[key] = $8; bop[key] = $9

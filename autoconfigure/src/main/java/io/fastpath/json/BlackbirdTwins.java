@@ -16,22 +16,25 @@ import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.module.blackbird.BlackbirdModule;
 
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+
 /**
- * The mappers Fastpath reads with: for each application mapper, a twin rebuilt from it
- * ({@link JsonMapper#rebuild()}: same modules, features, constraints, views, injectables)
- * that adds Jackson's {@link BlackbirdModule}. Blackbird calls constructors, factories
- * and setters through generated lambdas instead of reflection, which matters most for
- * records and {@code @JsonCreator}s: Jackson calls those through
+ * The mappers Fastpath reads or writes with: for each application mapper, a twin rebuilt
+ * from it ({@link JsonMapper#rebuild()}: same modules, features, constraints, views,
+ * injectables) that adds Jackson's {@link BlackbirdModule}. Blackbird calls constructors,
+ * factories, setters and getters through generated lambdas instead of reflection, which
+ * matters most for records and {@code @JsonCreator}s: Jackson calls those through
  * {@code invokeWithArguments}, spreading an array per call. The application's mapper is
- * left as configured: writing and application code use it unchanged.
- * <p>An application mapper that cannot be twinned is read with as it is, and the log says
- * so once per reason, at INFO (then at DEBUG): a mapper that already has Blackbird or
+ * left as configured: application code uses it unchanged.
+ * <p>An application mapper that cannot be twinned is used as it is, and the log says so
+ * once per reason, at INFO (then at DEBUG): a mapper that already has Blackbird or
  * Afterburner, a subclass of {@code JsonMapper} (which a rebuild would not reproduce), a
  * Blackbird that fails to register. A type on which the twin fails (Blackbird generating
- * or linking its accessors across class loaders, say) is read with the application's
- * mapper from then on, and the log says so once per type, at WARN.
+ * or linking its accessors across class loaders, say) is read or written with the
+ * application's mapper from then on, and the log says so once per type, at WARN.
  * <p>Each twin is kept as long as its application mapper is reachable, and no longer: the
- * twin holds no reference to it.
+ * twin holds no reference to it. Reading and writing have twins of their own, whose
+ * failures are told apart.
  *
  * @author Fastpath
  */
@@ -42,6 +45,8 @@ final class BlackbirdTwins {
 	/** Modules whose bytecode or lambda generation Blackbird's would repeat or conflict with. */
 	private static final String[] OPTIMIZING_MODULES = { BlackbirdModule.class.getName(),
 			"tools.jackson.module.afterburner.AfterburnerModule" };
+
+	private final Use use;
 
 	private final Log logger;
 
@@ -54,26 +59,27 @@ final class BlackbirdTwins {
 	/** Why mappers were not twinned, told once each. */
 	private final Set<String> reasonsTold = ConcurrentHashMap.newKeySet();
 
-	/** Types the twins failed on, read with the application's mappers. */
+	/** Types the twins failed on, used with the application's mappers. */
 	private final Set<Type> failedTypes = ConcurrentHashMap.newKeySet();
 
-	BlackbirdTwins() {
-		this(LogFactory.getLog(BlackbirdTwins.class), BlackbirdModule::new);
+	BlackbirdTwins(Use use) {
+		this(use, LogFactory.getLog(BlackbirdTwins.class), BlackbirdModule::new);
 	}
 
-	BlackbirdTwins(Log logger, Supplier<JacksonModule> blackbird) {
+	BlackbirdTwins(Use use, Log logger, Supplier<JacksonModule> blackbird) {
+		this.use = use;
 		this.logger = logger;
 		this.blackbird = blackbird;
 	}
 
 	/**
-	 * The mapper to read the given type with: the twin of the application's mapper, or the
+	 * The mapper to use for the given type: the twin of the application's mapper, or the
 	 * mapper itself if it cannot be twinned or its twin failed on the type.
 	 * @param mapper the application's mapper
-	 * @param type the type to read
-	 * @return the mapper to read with
+	 * @param type the type to read or write
+	 * @return the mapper to use
 	 */
-	JsonMapper forReading(JsonMapper mapper, Type type) {
+	JsonMapper mapperFor(JsonMapper mapper, Type type) {
 		if (this.failedTypes.contains(type)) {
 			return mapper;
 		}
@@ -81,25 +87,44 @@ final class BlackbirdTwins {
 	}
 
 	/**
-	 * Read the given type with the application's mappers from now on: a twin failed on it.
+	 * The twin to write the given type with, when the encoder writes it with its own
+	 * mapper. A mapper registered on the encoder for the type
+	 * ({@code registerMappersForType}, as Spring Boot registers Actuator's isolated
+	 * mapper) is the application's choice for that type alone, and is used as it is.
+	 * @param encoder the stock encoder
+	 * @param selected the mapper the encoder selected for the type and media type
+	 * @param type the type to write
+	 * @return the twin, or {@code null} to write with the selected mapper
+	 */
+	@Nullable JsonMapper twinForWriting(JacksonJsonEncoder encoder, JsonMapper selected, Type type) {
+		if (selected != encoder.getMapper()) {
+			return null;
+		}
+		JsonMapper twin = mapperFor(selected, type);
+		return (twin != selected) ? twin : null;
+	}
+
+	/**
+	 * Use the application's mappers for the given type from now on: a twin failed on it.
 	 * Told once per type.
 	 * @param type the type
 	 * @param failure what the twin raised
 	 */
 	void failed(Type type, Throwable failure) {
 		if (this.failedTypes.add(type)) {
-			this.logger.warn("JSON of type " + type.getTypeName() + " is read with the application's mapper from now "
-					+ "on: its twin that adds Blackbird failed on it with " + failure, failure);
+			this.logger.warn("JSON of type " + type.getTypeName() + " is " + this.use.participle()
+					+ " with the application's mapper from now on: its twin that adds Blackbird failed on it with "
+					+ failure, failure);
 		}
 	}
 
 	/**
-	 * Whether a failure raised while a twin read a value is the twin's own, not the
-	 * input's or the application's: a linkage or access error (Blackbird's generated
+	 * Whether a failure raised while a twin read or wrote a value is the twin's own, not
+	 * the input's or the application's: a linkage or access error (Blackbird's generated
 	 * accessors across class loaders), or an error thrown by Blackbird's code. Databind's
-	 * exceptions for wrong input and the application's own are not.
-	 * @param failure what reading raised
-	 * @return whether reading with the application's mapper may succeed
+	 * exceptions for wrong input or values and the application's own are not.
+	 * @param failure what reading or writing raised
+	 * @return whether the application's mapper may succeed
 	 */
 	static boolean isTwinFailure(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
@@ -147,11 +172,11 @@ final class BlackbirdTwins {
 	}
 
 	/**
-	 * Say why a mapper is read with as it is: at INFO the first time for each reason (an
+	 * Say why a mapper is used as it is: at INFO the first time for each reason (an
 	 * application that builds mappers per call must not log per request), then at DEBUG.
 	 */
 	private void logNotOptimized(JsonMapper mapper, String reason) {
-		String message = "JSON is read with the application's mapper " + mapper.getClass().getSimpleName() + "@"
+		String message = "JSON is " + this.use.participle() + " with the application's mapper " + mapper.getClass().getSimpleName() + "@"
 				+ Integer.toHexString(System.identityHashCode(mapper)) + ", not with a twin that adds Blackbird, because "
 				+ reason;
 		if (this.reasonsTold.add(reason)) {
@@ -160,6 +185,24 @@ final class BlackbirdTwins {
 		else if (this.logger.isDebugEnabled()) {
 			this.logger.debug(message);
 		}
+	}
+
+	/** What twins are made for, each use with twins and failures of its own. */
+	enum Use {
+
+		READING("read"), WRITING("written");
+
+		private final String participle;
+
+		Use(String participle) {
+			this.participle = participle;
+		}
+
+		/** How the log says what is done with JSON: "read" or "written". */
+		String participle() {
+			return this.participle;
+		}
+
 	}
 
 }

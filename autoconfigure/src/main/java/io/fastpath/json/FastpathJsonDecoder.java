@@ -449,7 +449,7 @@ public final class FastpathJsonDecoder extends JacksonJsonDecoder implements Joi
 	 */
 	private ReadPlan createPlan(ReaderKey key, ResolvableType type) {
 		BlackbirdTwins twins = this.twins;
-		JsonMapper readingMapper = (twins != null) ? twins.forReading(key.mapper(), key.type()) : key.mapper();
+		JsonMapper readingMapper = (twins != null) ? twins.mapperFor(key.mapper(), key.type()) : key.mapper();
 		if (twins == null || readingMapper == key.mapper()) {
 			return createPlan(key, key.mapper(), type, false);
 		}

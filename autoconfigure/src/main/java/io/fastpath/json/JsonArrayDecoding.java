@@ -9,12 +9,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.NativeDetector;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.util.Assert;
-import org.springframework.util.ClassUtils;
 
 /**
  * Puts {@link FastpathJsonDecoder} in place of the stock Jackson JSON reader: the plain
@@ -30,17 +28,14 @@ import org.springframework.util.ClassUtils;
  * application mapper that adds Jackson's Blackbird module, when Blackbird is on the class
  * path and the application does not run in a native image (Blackbird generates classes at
  * run time). Records and {@code @JsonCreator}s are then built without reflection. The
- * application's mapper itself is left as configured, for writing and for application
- * code. Twins are shared by every decoder this decoration builds, server and client.
+ * application's mapper itself is left as configured, for application code. Twins are
+ * shared by every decoder this decoration builds, server and client.
  *
  * @author Fastpath
  */
 public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 
 	private static final Log logger = LogFactory.getLog(JsonArrayDecoding.class);
-
-	private static final boolean blackbirdPresent = ClassUtils
-		.isPresent("tools.jackson.module.blackbird.BlackbirdModule", JsonArrayDecoding.class.getClassLoader());
 
 	/** The twins to read with, or {@code null} to read with the application's mappers. */
 	private final @Nullable BlackbirdTwins twins;
@@ -82,20 +77,8 @@ public final class JsonArrayDecoding implements HttpMessageReaderDecorator {
 	 */
 	public JsonArrayDecoding(boolean optimizeCreators, ReadListener listener) {
 		Assert.notNull(listener, "'listener' must not be null");
-		this.twins = twins(optimizeCreators);
+		this.twins = BlackbirdAvailability.twins(optimizeCreators, BlackbirdTwins.Use.READING);
 		this.listener = listener;
-	}
-
-	private static @Nullable BlackbirdTwins twins(boolean optimizeCreators) {
-		if (!optimizeCreators || NativeDetector.inNativeImage()) {
-			return null;
-		}
-		if (!blackbirdPresent) {
-			logger.info("Creators are not optimized: jackson-module-blackbird is not on the class path "
-					+ "(the Fastpath starter brings it)");
-			return null;
-		}
-		return new BlackbirdTwins();
 	}
 
 	/**

@@ -14,12 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BlackbirdTwinsTests {
 
-	private final BlackbirdTwins twins = new BlackbirdTwins();
+	private final BlackbirdTwins twins = new BlackbirdTwins(BlackbirdTwins.Use.READING);
 
 	@Test
 	void twinHasTheMappersConfigurationAndBlackbird() {
 		JsonMapper mapper = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-		JsonMapper twin = this.twins.forReading(mapper, Object.class);
+		JsonMapper twin = this.twins.mapperFor(mapper, Object.class);
 		assertThat(twin).isNotSameAs(mapper);
 		assertThat(twin.isEnabled(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)).isTrue();
 		assertThat(twin.registeredModules()).anyMatch(BlackbirdModule.class::isInstance);
@@ -29,10 +29,10 @@ class BlackbirdTwinsTests {
 	@Test
 	void oneTwinPerApplicationMapperKeptAcrossCallsAndCollections() {
 		JsonMapper mapper = JsonMapper.builder().build();
-		JsonMapper twin = this.twins.forReading(mapper, Object.class);
+		JsonMapper twin = this.twins.mapperFor(mapper, Object.class);
 		System.gc();
-		assertThat(this.twins.forReading(mapper, Object.class)).isSameAs(twin);
-		assertThat(this.twins.forReading(JsonMapper.builder().build(), Object.class)).isNotSameAs(twin);
+		assertThat(this.twins.mapperFor(mapper, Object.class)).isSameAs(twin);
+		assertThat(this.twins.mapperFor(JsonMapper.builder().build(), Object.class)).isNotSameAs(twin);
 	}
 
 	@Test
@@ -41,7 +41,7 @@ class BlackbirdTwinsTests {
 		// context's mapper is not kept by a decoder that outlives it. A forced collection is
 		// a hint, so this checks a few times.
 		JsonMapper mapper = JsonMapper.builder().build();
-		JsonMapper twin = this.twins.forReading(mapper, Object.class);
+		JsonMapper twin = this.twins.mapperFor(mapper, Object.class);
 		WeakReference<JsonMapper> reference = new WeakReference<>(mapper);
 		mapper = null;
 		for (int i = 0; i < 20 && reference.get() != null; i++) {
@@ -55,14 +55,14 @@ class BlackbirdTwinsTests {
 	@Test
 	void mapperThatAlreadyHasBlackbirdIsReadWithAsItIs() {
 		JsonMapper mapper = JsonMapper.builder().addModule(new BlackbirdModule()).build();
-		assertThat(this.twins.forReading(mapper, Object.class)).isSameAs(mapper);
+		assertThat(this.twins.mapperFor(mapper, Object.class)).isSameAs(mapper);
 	}
 
 	@Test
 	void subclassOfJsonMapperIsReadWithAsItIs() {
 		JsonMapper mapper = new CustomMapper();
-		assertThat(this.twins.forReading(mapper, Object.class)).isSameAs(mapper);
-		assertThat(this.twins.forReading(mapper, Object.class)).isSameAs(mapper);
+		assertThat(this.twins.mapperFor(mapper, Object.class)).isSameAs(mapper);
+		assertThat(this.twins.mapperFor(mapper, Object.class)).isSameAs(mapper);
 	}
 
 	static class CustomMapper extends JsonMapper {

@@ -124,7 +124,7 @@ class CreatorOptimizationDifferentialTests {
 		Random random = new Random(SEED ^ shape.name().hashCode());
 		JacksonJsonDecoder stock = new JacksonJsonDecoder(shape.mapper());
 		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(shape.mapper()),
-				new BlackbirdTwins(), ReadListener.NONE);
+				new BlackbirdTwins(BlackbirdTwins.Use.READING), ReadListener.NONE);
 		FastpathJsonDecoder plain = FastpathJsonDecoder.from(new JacksonJsonDecoder(shape.mapper()));
 		List<String> failures = new ArrayList<>();
 		for (LeakTrackingDataBufferFactory factory : List.of(LeakTrackingDataBufferFactory.heap(),
@@ -156,7 +156,7 @@ class CreatorOptimizationDifferentialTests {
 		String body = "[{\"sku\":\"a\",\"quantity\":1,\"price\":1},{\"sku\":\"b\",\"quantity\":2,\"price\":2},"
 				+ "{\"sku\":\"c\",\"quantity\":\"x\",\"price\":3}]";
 		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(shape.mapper()),
-				new BlackbirdTwins(), ReadListener.NONE);
+				new BlackbirdTwins(BlackbirdTwins.Use.READING), ReadListener.NONE);
 		Decoder<Object> losingFirstValue = new LosingFirstValue(optimized);
 		List<String> failures = new ArrayList<>();
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
@@ -210,7 +210,7 @@ class CreatorOptimizationDifferentialTests {
 	@Test
 	void recordsAreBuiltThroughBlackbirdWhileTheApplicationsMapperIsLeftAlone() {
 		JsonMapper mapper = JsonMapper.builder().build();
-		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(), ReadListener.NONE);
+		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(BlackbirdTwins.Use.READING), ReadListener.NONE);
 		byte[] body = "{\"name\":\"n\"}".getBytes(StandardCharsets.UTF_8);
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 		Probe probe = (Probe) optimized.decode(factory.wrap(body), ResolvableType.forClass(Probe.class), JSON, null);
@@ -227,7 +227,7 @@ class CreatorOptimizationDifferentialTests {
 		assertThat(copy.getName()).isEqualTo(IsolatedLine.class.getName());
 		assertThat(copy.getClassLoader()).isInstanceOf(IsolatingClassLoader.class);
 		JsonMapper mapper = JsonMapper.builder().build();
-		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(),
+		FastpathJsonDecoder optimized = FastpathJsonDecoder.from(new JacksonJsonDecoder(mapper), new BlackbirdTwins(BlackbirdTwins.Use.READING),
 				ReadListener.NONE);
 		Object line = optimized.decode(LeakTrackingDataBufferFactory.heap()
 			.wrap("{\"sku\":\"a\",\"quantity\":2,\"price\":9.99}".getBytes(StandardCharsets.UTF_8)),

@@ -720,7 +720,7 @@ class FastpathJsonDecoderDifferentialTests {
 			return this.fastpath.computeIfAbsent(variant, (key) -> {
 				// Creator optimization on, as by default; off, Fastpath reads with the mapper as it is.
 				FastpathJsonDecoder decoder = FastpathJsonDecoder.from(new JacksonJsonDecoder(key.create()),
-						new BlackbirdTwins(), ReadListener.NONE);
+						new BlackbirdTwins(BlackbirdTwins.Use.READING), ReadListener.NONE);
 				return new Subject(decoder, decoder::setMaxInMemorySize);
 			});
 		}

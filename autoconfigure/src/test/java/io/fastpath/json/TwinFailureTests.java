@@ -106,17 +106,17 @@ class TwinFailureTests {
 
 	@Test
 	void mapperThatCannotBeTwinnedIsToldAtInfoOnceNotPerMapper() {
-		BlackbirdTwins twins = new BlackbirdTwins(this.log.proxy(), SimpleModule::new);
+		BlackbirdTwins twins = new BlackbirdTwins(BlackbirdTwins.Use.READING, this.log.proxy(), SimpleModule::new);
 		for (int i = 0; i < 3; i++) {
 			JsonMapper mapper = new CustomMapper();
-			assertThat(twins.forReading(mapper, Line.class)).isSameAs(mapper);
+			assertThat(twins.mapperFor(mapper, Line.class)).isSameAs(mapper);
 		}
 		assertThat(this.log.infos).singleElement().asString().contains(CustomMapper.class.getName());
 	}
 
 	private FastpathJsonDecoder decoder(Supplier<JacksonModule> twinModule) {
 		return FastpathJsonDecoder.from(new JacksonJsonDecoder(JsonMapper.builder().build()),
-				new BlackbirdTwins(this.log.proxy(), twinModule), ReadListener.NONE);
+				new BlackbirdTwins(BlackbirdTwins.Use.READING, this.log.proxy(), twinModule), ReadListener.NONE);
 	}
 
 	private Object decodeToMono(FastpathJsonDecoder decoder, String json) {

@@ -33,7 +33,7 @@ class BlackbirdFoundOnClassPathCustomizer implements JsonMapperBuilderCustomizer
 		if (kept.size() < registered.size()) {
 			builder.removeAllModules().addModules(kept);
 			logger.debug("Blackbird found on the class path is kept out of the application's JsonMapper; "
-					+ "Fastpath reads with a twin that has it. Declare a BlackbirdModule bean to use it everywhere.");
+					+ "Fastpath reads and writes with a twin that has it. Declare a BlackbirdModule bean to use it everywhere.");
 		}
 	}
 

@@ -109,7 +109,8 @@ public final class FastpathAutoConfiguration {
 			long batchSize = properties.getJson().getWrite().getBatchSize().toBytes();
 			Assert.isTrue(batchSize > 0 && batchSize <= MAX_BATCH_SIZE,
 					() -> "fastpath.json.write.batch-size must be between 1B and 16MB, was " + batchSize + "B");
-			return new JsonBatchEncoding((int) batchSize, WriteListeners.of(listeners));
+			return new JsonBatchEncoding((int) batchSize, properties.getJson().isOptimizeCreators(),
+					WriteListeners.of(listeners));
 		}
 
 	}

@@ -14,8 +14,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Keeps the Blackbird module that the Fastpath starter brings out of the application's
- * {@code JsonMapper} while Fastpath reads JSON with a twin of that mapper that adds it
- * ({@code fastpath.json.optimize-creators}): Spring Boot registers every module it finds
+ * {@code JsonMapper} while Fastpath reads (and writes) JSON with a twin of that mapper that
+ * adds it ({@code fastpath.json.optimize-creators}): Spring Boot registers every module it finds
  * on the class path ({@code spring.jackson.find-and-add-modules}), which would change how
  * the application writes JSON and how its own code reads it.
  * <p>Only while there is a twin to hand Blackbird to: with {@code fastpath.enabled},

@@ -87,11 +87,14 @@ public class FastpathProperties {
 		 * that records, @JsonCreator constructors and factories, and setters are called
 		 * through generated lambdas rather than reflection. The twin is rebuilt from the
 		 * application's mapper (same modules, features, constraints, views) and used for
-		 * reading request and WebClient response bodies only: the application's JsonMapper
-		 * bean, writing and application code keep the mapper as configured. Each type pays
-		 * a one-time cost on its first read, while Blackbird generates its accessors. Off
-		 * in a native image; a mapper that already has Blackbird or Afterburner, or to
-		 * which Blackbird cannot be added, is read with as it is, and the log says so.
+		 * reading request and WebClient response bodies, and, with
+		 * fastpath.json.write.enabled, for writing JSON (getters and fields through
+		 * generated lambdas; a type with a mapper registered for it, as Actuator's, is
+		 * written with that mapper): the application's JsonMapper bean and application
+		 * code keep the mapper as configured. Each type pays a one-time cost on its first
+		 * read or write, while Blackbird generates its accessors. Off in a native image; a
+		 * mapper that already has Blackbird or Afterburner, or to which Blackbird cannot be
+		 * added, is used as it is, and the log says so.
 		 * While on, the Blackbird module found on the class path is kept out of the
 		 * application's JsonMapper; when off, Boot registers it there, as any module found on
 		 * the class path (spring.jackson.find-and-add-modules).

@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
@@ -18,6 +19,7 @@ import io.fastpath.codec.WriteEvent;
 import io.fastpath.codec.WriteListener;
 
 import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.http.MediaType;
@@ -31,8 +33,15 @@ import org.springframework.util.MimeType;
  * ({@link ReadyBatches}): one buffer for the values the source has ready, where the stock
  * encoder gives each value a buffer of its own (and with it a write and, on HTTP/1.1, a
  * chunk). The bytes are the stock encoder's: its mapper, writer, hints, encoding,
- * array syntax and stream separator. A {@code Mono} and single values are the stock
- * encoder's own.
+ * array syntax and stream separator. A {@code Mono} and single values are written as the
+ * stock encoder writes them.
+ * <p>Given twins ({@link BlackbirdTwins}), values of the types the stock encoder writes
+ * with its own mapper are written with the twin of that mapper, in batches, as a
+ * {@code Mono} and as single values: the same bytes, with Blackbird's accessors. Types
+ * with a mapper registered for them are written with that mapper. A single value on
+ * which the twin fails is written again with the stock encoder, before any of it went
+ * out; a value of a {@code Flux} is taken back from its batch and written again (see
+ * {@link JsonSequenceBatchWriter}).
  * <p>It is a {@code JacksonJsonEncoder} itself, and every public method reaches the stock
  * encoder: code that looks for the JSON encoder among a configurer's writers and
  * configures it configures the stock encoder, whose settings this one reads as it writes.
@@ -49,18 +58,30 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 
 	private final int cap;
 
+	/** The twins to write with, or {@code null} to write with the stock encoder's mappers. */
+	private final @Nullable BlackbirdTwins twins;
+
 	private final WriteListener listener;
+
+	/**
+	 * A stock encoder of the twin of the stock encoder's mapper, which writes single
+	 * values as the stock encoder writes them; made with the first value written with it.
+	 */
+	private volatile @Nullable JacksonJsonEncoder twinEncoder;
 
 	/**
 	 * Batch what the given encoder writes.
 	 * @param stock the encoder
 	 * @param cap the size past which a batch is emitted
+	 * @param twins the twins to write with, or {@code null} to write with the encoder's
+	 * mappers
 	 * @param listener the listener to tell of each body written in batches
 	 */
-	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap, WriteListener listener) {
+	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap, @Nullable BlackbirdTwins twins, WriteListener listener) {
 		super(stock.getMapper(), stock.getEncodableMimeTypes().toArray(MimeType[]::new));
 		this.stock = stock;
 		this.cap = cap;
+		this.twins = twins;
 		this.listener = listener;
 	}
 
@@ -104,7 +125,17 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 	public Flux<DataBuffer> encode(Publisher<?> inputStream, DataBufferFactory bufferFactory,
 			ResolvableType elementType, @Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
 		if (inputStream instanceof Mono) {
-			return this.stock.encode(inputStream, bufferFactory, elementType, mimeType, hints);
+			if (this.twins == null) {
+				return this.stock.encode(inputStream, bufferFactory, elementType, mimeType, hints);
+			}
+			// As the stock encoder encodes a Mono, with its value written by encodeValue
+			return Flux.deferContextual((context) -> {
+				Map<String, Object> hintsToUse = context.isEmpty() ? hints
+						: Hints.merge((hints != null) ? hints : Hints.none(), ContextView.class.getName(), context);
+				return Mono.from(inputStream)
+					.map((value) -> encodeValue(value, bufferFactory, elementType, mimeType, hintsToUse))
+					.flux();
+			});
 		}
 		// A streaming type has a separator between values, as the writer of the body finds it.
 		WriteEvent.Kind kind = StockJsonWriting.isStreaming(this.stock, mimeType) ? WriteEvent.Kind.JSON_STREAM
@@ -120,6 +151,21 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 		if (mapper == null) {
 			throw new IllegalStateException("No ObjectMapper for " + elementType);
 		}
+		boolean stream = StockJsonWriting.isStreaming(this.stock, mimeType);
+		BlackbirdTwins twins = this.twins;
+		JsonMapper twin = (twins != null) ? twins.twinForWriting(this.stock, mapper, elementType.getType()) : null;
+		if (twins == null || twin == null) {
+			return new JsonSequenceBatchWriter(values(mapper, elementType, mimeType, hints), stream, null);
+		}
+		return new JsonSequenceBatchWriter(values(twin, elementType, mimeType, hints), stream, (failure) -> {
+			twins.failed(elementType.getType(), failure);
+			return values(mapper, elementType, mimeType, hints);
+		});
+	}
+
+	/** The writer of the values of one body with the given mapper. */
+	private JsonValueWriter values(JsonMapper mapper, ResolvableType elementType, @Nullable MimeType mimeType,
+			@Nullable Map<String, Object> hints) {
 		ObjectWriter writer = StockJsonWriting.objectWriter(this.stock, mapper, elementType, mimeType, hints);
 		JsonEncoding encoding = StockJsonWriting.jsonEncoding(mimeType);
 		BatchOutputStream output = new BatchOutputStream();
@@ -143,13 +189,44 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 			values = new JsonValueWriter(output, generator, writer.writeValues(generator), false, this.logger,
 					hints);
 		}
-		return new JsonSequenceBatchWriter(values, StockJsonWriting.isStreaming(this.stock, mimeType));
+		return values;
 	}
 
 	@Override
 	public DataBuffer encodeValue(Object value, DataBufferFactory bufferFactory, ResolvableType valueType,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
-		return this.stock.encodeValue(value, bufferFactory, valueType, mimeType, hints);
+		BlackbirdTwins twins = this.twins;
+		JsonMapper selected = StockJsonWriting.selectMapper(this.stock, valueType, mimeType);
+		JsonMapper twin = (twins != null && selected != null)
+				? twins.twinForWriting(this.stock, selected, valueType.getType()) : null;
+		if (twins == null || twin == null) {
+			return this.stock.encodeValue(value, bufferFactory, valueType, mimeType, hints);
+		}
+		try {
+			return twinEncoder(twin).encodeValue(value, bufferFactory, valueType, mimeType, hints);
+		}
+		catch (RuntimeException | LinkageError ex) {
+			if (!BlackbirdTwins.isTwinFailure(ex)) {
+				throw ex;
+			}
+			// Nothing of the value was written: the encoder writes it whole before its buffer
+			twins.failed(valueType.getType(), ex);
+			return this.stock.encodeValue(value, bufferFactory, valueType, mimeType, hints);
+		}
+	}
+
+	/**
+	 * A stock encoder of the given twin, whose single values are the stock encoder's bytes:
+	 * its writer for the hints, encoding, logging and errors. The twin has no registrations
+	 * and it is used only for types that have none.
+	 */
+	private JacksonJsonEncoder twinEncoder(JsonMapper twin) {
+		JacksonJsonEncoder encoder = this.twinEncoder;
+		if (encoder == null || encoder.getMapper() != twin) {
+			encoder = new JacksonJsonEncoder(twin, this.stock.getEncodableMimeTypes().toArray(MimeType[]::new));
+			this.twinEncoder = encoder;
+		}
+		return encoder;
 	}
 
 	@Override

@@ -32,7 +32,9 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * are written in batches ({@link ReadyBatches}): the events the source has ready in one
  * buffer and one flush, where the stock writer gives each event three buffers and a
  * flush of its own. No event waits for another: a batch is flushed as soon as the source
- * has nothing more ready. The bytes are the stock writer's. A body written straight to
+ * has nothing more ready. The bytes are the stock writer's; JSON data is written with the
+ * twin of the encoder's mapper, given twins, as {@link BatchingJsonEncoder} writes
+ * values. A body written straight to
  * Reactor Netty is paced by what it has sent ({@link SendPacing}); batches the transport
  * never took are released when the write ends ({@link FlushedParts}), and the body is
  * cancelled when the write ends first ({@link BodyCancellation}).
@@ -52,6 +54,8 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 
 	private final int cap;
 
+	private final @Nullable BlackbirdTwins twins;
+
 	private final WriteListener listener;
 
 	/**
@@ -59,13 +63,16 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 	 * @param stock the writer
 	 * @param encoder its encoder
 	 * @param cap the size past which a batch is flushed
+	 * @param twins the twins to write data with, or {@code null} to write it with the
+	 * encoder's mappers
 	 * @param listener the listener to tell of each body written in batches
 	 */
 	BatchingServerSentEventWriter(ServerSentEventHttpMessageWriter stock, JacksonJsonEncoder encoder, int cap,
-			WriteListener listener) {
+			@Nullable BlackbirdTwins twins, WriteListener listener) {
 		this.stock = stock;
 		this.encoder = encoder;
 		this.cap = cap;
+		this.twins = twins;
 		this.listener = listener;
 	}
 
@@ -92,7 +99,7 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 				? elementType.getGeneric() : elementType;
 		message.getHeaders().setContentType(type);
 		ReadyBatches<Object> batches = new ReadyBatches<>(input, message.bufferFactory(),
-				() -> new ServerSentEventBatchWriter(this.encoder, dataType, type, hints, logger), this.cap,
+				() -> new ServerSentEventBatchWriter(this.encoder, this.twins, dataType, type, hints, logger), this.cap,
 				this.listener, WriteEvent.Kind.SERVER_SENT_EVENTS);
 		boolean paced = SendPacing.releasesOnceSent(message);
 		if (!(message instanceof ServerHttpResponse) && !paced) {

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.fastpath.codec.HttpMessageWriterDecorator;
 import io.fastpath.codec.WriteListener;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -26,6 +27,13 @@ import org.springframework.util.Assert;
  * than the cap set aside, so that batching resumes after one): no value waits for
  * another, and a streaming body is flushed after each batch, where stock flushes after
  * each value. A response holds about two batches of written-but-unsent bytes at most.
+ * <p>By default values are written with a twin of the application's mapper that adds
+ * Jackson's Blackbird module (as {@link JsonArrayDecoding} reads them), where Blackbird is
+ * on the class path and the application does not run in a native image: getters and
+ * fields are read through generated lambdas rather than reflection, for {@code Flux}
+ * bodies, {@code Mono}s and single values alike. The bytes are those of the application's
+ * mapper, which stays as configured; a mapper registered for a type
+ * ({@code registerMappersForType}, as Spring Boot registers Actuator's) is used as it is.
  * <p>A {@link WriteListener} given to it is told of each body written in batches, once
  * it has ended (see {@link io.fastpath.codec.WriteEvent}).
  *
@@ -40,6 +48,9 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 	public static final int DEFAULT_CAP = 64 * 1024;
 
 	private final int cap;
+
+	/** The twins to write with, or {@code null} to write with the application's mappers. */
+	private final @Nullable BlackbirdTwins twins;
 
 	private final WriteListener listener;
 
@@ -73,9 +84,22 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 	 * @param listener the listener to tell
 	 */
 	public JsonBatchEncoding(int cap, WriteListener listener) {
+		this(cap, true, listener);
+	}
+
+	/**
+	 * Create a decoration that tells the given listener of each body it writes.
+	 * @param cap the size in bytes past which a batch is emitted
+	 * @param optimizeAccessors whether to write with twins of the application's mappers that
+	 * add Jackson's Blackbird module, where it is on the class path and outside a native
+	 * image
+	 * @param listener the listener to tell
+	 */
+	public JsonBatchEncoding(int cap, boolean optimizeAccessors, WriteListener listener) {
 		Assert.isTrue(cap > 0, "'cap' must be positive");
 		Assert.notNull(listener, "'listener' must not be null");
 		this.cap = cap;
+		this.twins = BlackbirdAvailability.twins(optimizeAccessors, BlackbirdTwins.Use.WRITING);
 		this.listener = listener;
 	}
 
@@ -85,6 +109,15 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 	 */
 	public int getCap() {
 		return this.cap;
+	}
+
+	/**
+	 * Whether the writers this decoration builds write with twins of the application's
+	 * mappers that add Blackbird.
+	 * @return whether accessors are optimized
+	 */
+	public boolean optimizesAccessors() {
+		return this.twins != null;
 	}
 
 	@Override
@@ -100,13 +133,13 @@ public final class JsonBatchEncoding implements HttpMessageWriterDecorator {
 		if (writer.getClass() == EncoderHttpMessageWriter.class
 				&& ((EncoderHttpMessageWriter<?>) writer).getEncoder().getClass() == JacksonJsonEncoder.class) {
 			JacksonJsonEncoder encoder = (JacksonJsonEncoder) ((EncoderHttpMessageWriter<?>) writer).getEncoder();
-			return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, this.cap, this.listener));
+			return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, this.cap, this.twins, this.listener));
 		}
 		if (writer.getClass() == ServerSentEventHttpMessageWriter.class
 				&& ((ServerSentEventHttpMessageWriter) writer).getEncoder() instanceof JacksonJsonEncoder encoder
 				&& encoder.getClass() == JacksonJsonEncoder.class) {
 			return new BatchingServerSentEventWriter((ServerSentEventHttpMessageWriter) writer, encoder, this.cap,
-					this.listener);
+					this.twins, this.listener);
 		}
 		return writer;
 	}

@@ -22,12 +22,16 @@ import org.springframework.http.codec.json.JacksonJsonEncoder;
  * {@link ServerSentEvent}, or a value that is the data of one) as its fields, its data
  * ({@code String} data as it is, line by line, other data as the JSON the encoder writes
  * for it) and the blank line that ends it.
+ * <p>Given twins, JSON data is written with the twin of the encoder's mapper, and with
+ * the encoder's mapper from the data the twin fails on, written again.
  *
  * @author Fastpath
  */
 final class ServerSentEventBatchWriter implements BatchWriter<Object> {
 
 	private final JacksonJsonEncoder encoder;
+
+	private final @Nullable BlackbirdTwins twins;
 
 	private final ResolvableType dataType;
 
@@ -46,21 +50,27 @@ final class ServerSentEventBatchWriter implements BatchWriter<Object> {
 
 	private @Nullable JsonValueWriter values;
 
+	/** Whether {@link #values} writes with a twin, which may fail where the mapper would not. */
+	private boolean twinValues;
+
 	/**
 	 * Create a writer of one body.
 	 * @param encoder the encoder of the events' data
+	 * @param twins the twins to write JSON data with, or {@code null} to write it with the
+	 * encoder's mappers
 	 * @param dataType the type of the data
 	 * @param mediaType the media type, with its charset
 	 * @param hints the hints of the body
 	 * @param logger the logger of the encoded values
 	 */
-	ServerSentEventBatchWriter(JacksonJsonEncoder encoder, ResolvableType dataType, MediaType mediaType,
-			@Nullable Map<String, Object> hints, Log logger) {
+	ServerSentEventBatchWriter(JacksonJsonEncoder encoder, @Nullable BlackbirdTwins twins, ResolvableType dataType,
+			MediaType mediaType, @Nullable Map<String, Object> hints, Log logger) {
 		Charset charset = mediaType.getCharset();
 		if (charset == null) {
 			throw new IllegalArgumentException("Expected MediaType with charset");
 		}
 		this.encoder = encoder;
+		this.twins = twins;
 		this.dataType = dataType;
 		this.mediaType = mediaType;
 		this.charset = charset;
@@ -103,9 +113,32 @@ final class ServerSentEventBatchWriter implements BatchWriter<Object> {
 			batch.write(dataLines(text).getBytes(this.charset));
 		}
 		else {
-			values().write(data, batch);
+			writeJson(data, batch);
 		}
 		batch.write(this.eventEnd);
+	}
+
+	/**
+	 * Write JSON data; when the twin fails on it (the batch left as it was before the data),
+	 * again with the encoder's mapper, which writes the rest of the body.
+	 */
+	private void writeJson(Object data, DataBuffer batch) {
+		JsonValueWriter values = values();
+		try {
+			values.write(data, batch);
+		}
+		catch (RuntimeException | Error ex) {
+			BlackbirdTwins twins = this.twins;
+			if (!this.twinValues || twins == null || !BlackbirdTwins.isTwinFailure(ex)) {
+				throw ex;
+			}
+			twins.failed(this.dataType.getType(), ex);
+			values.release();
+			JsonValueWriter fallback = values(mapper());
+			this.values = fallback;
+			this.twinValues = false;
+			fallback.write(data, batch);
+		}
 	}
 
 	/** Text data with each line break (CR LF, CR or LF) starting a new data field. */
@@ -137,20 +170,32 @@ final class ServerSentEventBatchWriter implements BatchWriter<Object> {
 	private JsonValueWriter values() {
 		JsonValueWriter values = this.values;
 		if (values == null) {
-			JsonMapper mapper = StockJsonWriting.selectMapper(this.encoder, this.dataType, this.mediaType);
-			if (mapper == null) {
-				throw new IllegalStateException("No ObjectMapper for " + this.dataType);
-			}
-			ObjectWriter writer = StockJsonWriting.objectWriter(this.encoder, mapper, this.dataType, this.mediaType,
-					this.hints);
-			BatchOutputStream output = new BatchOutputStream();
-			// Created from the writer, as the stock encoder creates it for a single value.
-			JsonGenerator generator = writer.createGenerator(output, StockJsonWriting.jsonEncoding(this.mediaType));
-			values = new JsonValueWriter(output, generator, writer.writeValues(generator), false, this.logger,
-					this.hints);
+			JsonMapper mapper = mapper();
+			BlackbirdTwins twins = this.twins;
+			JsonMapper twin = (twins != null) ? twins.twinForWriting(this.encoder, mapper, this.dataType.getType())
+					: null;
+			values = values((twin != null) ? twin : mapper);
 			this.values = values;
+			this.twinValues = (twin != null);
 		}
 		return values;
+	}
+
+	private JsonMapper mapper() {
+		JsonMapper mapper = StockJsonWriting.selectMapper(this.encoder, this.dataType, this.mediaType);
+		if (mapper == null) {
+			throw new IllegalStateException("No ObjectMapper for " + this.dataType);
+		}
+		return mapper;
+	}
+
+	private JsonValueWriter values(JsonMapper mapper) {
+		ObjectWriter writer = StockJsonWriting.objectWriter(this.encoder, mapper, this.dataType, this.mediaType,
+				this.hints);
+		BatchOutputStream output = new BatchOutputStream();
+		// Created from the writer, as the stock encoder creates it for a single value.
+		JsonGenerator generator = writer.createGenerator(output, StockJsonWriting.jsonEncoding(this.mediaType));
+		return new JsonValueWriter(output, generator, writer.writeValues(generator), false, this.logger, this.hints);
 	}
 
 	@Override

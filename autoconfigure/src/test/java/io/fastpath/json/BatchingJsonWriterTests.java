@@ -142,7 +142,7 @@ class BatchingJsonWriterTests {
 	}
 
 	private BatchingJsonWriter writer(int cap) {
-		return new BatchingJsonWriter(new BatchingJsonEncoder(this.stock, cap, WriteListener.NONE));
+		return new BatchingJsonWriter(new BatchingJsonEncoder(this.stock, cap, null, WriteListener.NONE));
 	}
 
 	private WrittenBody write(EncoderHttpMessageWriter<?> writer, Flux<Integer> values, MediaType mediaType) {

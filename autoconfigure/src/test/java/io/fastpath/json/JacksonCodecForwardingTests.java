@@ -47,7 +47,7 @@ class JacksonCodecForwardingTests {
 	@Test
 	void streamingTypesSetOnTheBatchingEncoderAreTheStockEncoders() {
 		JacksonJsonEncoder stock = new JacksonJsonEncoder();
-		BatchingJsonEncoder batching = new BatchingJsonEncoder(stock, JsonBatchEncoding.DEFAULT_CAP,
+		BatchingJsonEncoder batching = new BatchingJsonEncoder(stock, JsonBatchEncoding.DEFAULT_CAP, null,
 				WriteListener.NONE);
 		MediaType jsonLines = MediaType.parseMediaType("application/jsonl");
 		batching.setStreamingMediaTypes(List.of(MediaType.APPLICATION_NDJSON, jsonLines));

@@ -67,6 +67,9 @@ class JsonBatchEncodingDifferentialTests {
 
 	private static final int[] CAPS = { 1, 40, 300, JsonBatchEncoding.DEFAULT_CAP };
 
+	/** The batching writers write with twins that add Blackbird, as they do by default. */
+	private static final BlackbirdTwins TWINS = new BlackbirdTwins(BlackbirdTwins.Use.WRITING);
+
 	static List<Arguments> writers() {
 		List<Arguments> arguments = new ArrayList<>();
 		for (boolean indent : new boolean[] { false, true }) {
@@ -311,12 +314,12 @@ class JsonBatchEncodingDifferentialTests {
 	}
 
 	private static BatchingJsonWriter jsonWriter(JacksonJsonEncoder encoder, int cap) {
-		return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, cap, WriteListener.NONE));
+		return new BatchingJsonWriter(new BatchingJsonEncoder(encoder, cap, TWINS, WriteListener.NONE));
 	}
 
 	private static BatchingServerSentEventWriter sseWriter(JacksonJsonEncoder encoder, int cap) {
 		return new BatchingServerSentEventWriter(new ServerSentEventHttpMessageWriter(encoder), encoder, cap,
-				WriteListener.NONE);
+				TWINS, WriteListener.NONE);
 	}
 
 	private static <T> void assertSameBody(HttpMessageWriter<?> stock, HttpMessageWriter<?> batching,

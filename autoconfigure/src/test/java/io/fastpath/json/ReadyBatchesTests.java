@@ -384,7 +384,7 @@ class ReadyBatchesTests {
 		MediaType type = MediaType.parseMediaType(mediaType);
 		if (type.isCompatibleWith(MediaType.TEXT_EVENT_STREAM)) {
 			return new ReadyBatches<Object>(values, this.factory,
-					() -> new ServerSentEventBatchWriter(this.stock, INTEGER, new MediaType(type, StandardCharsets.UTF_8),
+					() -> new ServerSentEventBatchWriter(this.stock, null, INTEGER, new MediaType(type, StandardCharsets.UTF_8),
 							Map.of(), LogFactory.getLog(getClass())),
 					64 * 1024, WriteListener.NONE, WriteEvent.Kind.SERVER_SENT_EVENTS);
 		}
@@ -556,7 +556,7 @@ class ReadyBatchesTests {
 	}
 
 	private BatchingJsonEncoder encoder(int cap) {
-		return new BatchingJsonEncoder(this.stock, cap, WriteListener.NONE);
+		return new BatchingJsonEncoder(this.stock, cap, null, WriteListener.NONE);
 	}
 
 	private String text(DataBuffer buffer) {

@@ -83,7 +83,12 @@ final class BlackbirdTwins {
 		if (this.failedTypes.contains(type)) {
 			return mapper;
 		}
-		return this.twins.computeIfAbsent(mapper, this::twin).orElse(mapper);
+		Optional<JsonMapper> twin = this.twins.get(mapper);
+		if (twin == null) {
+			// Looked up first: a bound method reference is an allocation per call
+			twin = this.twins.computeIfAbsent(mapper, this::twin);
+		}
+		return twin.orElse(mapper);
 	}
 
 	/**

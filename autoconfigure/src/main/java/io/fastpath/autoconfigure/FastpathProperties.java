@@ -144,7 +144,7 @@ public class FastpathProperties {
 			 * the reader: larger batches cost less per byte; smaller ones hold less of a
 			 * large body before its first byte goes out, and less memory per response. The
 			 * first batch of a JSON array response from a Flux over a collection or a range
-			 * may hold four times this (at most 256KB), so that such a body goes out whole,
+			 * may hold twice this (at most 128KB), so that such a body goes out whole,
 			 * with its length.
 			 */
 			private DataSize batchSize = DataSize.ofBytes(JsonBatchEncoding.DEFAULT_CAP);

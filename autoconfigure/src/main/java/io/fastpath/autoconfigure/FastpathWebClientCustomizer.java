@@ -15,7 +15,6 @@ import io.fastpath.codec.HttpMessageWriterDecorator;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.core.Ordered;
-import org.springframework.web.reactive.function.client.ExchangeStrategies;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -67,12 +66,12 @@ public class FastpathWebClientCustomizer implements WebClientCustomizer, Ordered
 		List<HttpMessageReaderDecorator> readerDecorators = this.decorators.orderedStream().toList();
 		List<HttpMessageWriterDecorator> writerDecorators = this.writerDecorators.get();
 		if (!readerDecorators.isEmpty() || !writerDecorators.isEmpty()) {
-			// Strategies of the builder's own, as stock gives a builder whose codecs are
-			// customized: Spring's default strategies share their codec instances with every
-			// copy made of them, so a mapper registered on one builder's JSON encoder, or a
-			// limit set on its codecs, would reach every client built on them.
-			builder.exchangeStrategies(new DecoratingExchangeStrategies(ExchangeStrategies.builder().build(),
-					readerDecorators, writerDecorators));
+			// Strategies of the builder's own, mutated from new defaults on every build, as
+			// stock builds a client whose codecs are customized: Spring's default strategies,
+			// and every copy made of them, share their codec instances, so a mapper
+			// registered on one client's JSON encoder, or a limit set on its codecs, would
+			// reach every client built on them.
+			builder.exchangeStrategies(DecoratingExchangeStrategies.withDefaults(readerDecorators, writerDecorators));
 			this.customized.put(builder, new Customization(readerDecorators, writerDecorators));
 		}
 	}

@@ -2,6 +2,7 @@ package io.fastpath.codec;
 
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.springframework.http.codec.ClientCodecConfigurer;
 import org.springframework.http.codec.HttpMessageReader;
@@ -18,12 +19,22 @@ import org.springframework.web.reactive.function.client.ExchangeStrategies;
  * result, so response bodies ({@code bodyToMono}, {@code toEntity}, ...) are read through
  * the decorated readers and request bodies ({@code body(flux, T.class)}) written through
  * the decorated writers.
+ * <p>Strategies made {@linkplain #withDefaults(List, List) of Spring's defaults} are
+ * mutated from new defaults each time, as a {@code WebClient.Builder} given no strategies
+ * builds its clients from new ones: a copy of the delegate would share with the delegate,
+ * and with every other copy, the codec instances that Spring's configurer creates once
+ * and keeps (the JSON codecs, among others), and a limit or setting applied to a copy's
+ * codecs would reach them all.
  *
  * @author Fastpath
  */
 public final class DecoratingExchangeStrategies implements ExchangeStrategies {
 
-	private final ExchangeStrategies delegate;
+	/**
+	 * Gives the builder that {@link #mutate()} decorates: the delegate's own, or one of
+	 * new defaults.
+	 */
+	private final Supplier<Builder> mutation;
 
 	private final List<? extends HttpMessageReaderDecorator> decorators;
 
@@ -52,15 +63,35 @@ public final class DecoratingExchangeStrategies implements ExchangeStrategies {
 	public DecoratingExchangeStrategies(ExchangeStrategies delegate,
 			List<? extends HttpMessageReaderDecorator> readerDecorators,
 			List<? extends HttpMessageWriterDecorator> writerDecorators) {
+		this(delegate, () -> delegate.mutate(), readerDecorators, writerDecorators);
+	}
+
+	private DecoratingExchangeStrategies(ExchangeStrategies delegate, Supplier<Builder> mutation,
+			List<? extends HttpMessageReaderDecorator> readerDecorators,
+			List<? extends HttpMessageWriterDecorator> writerDecorators) {
 		Assert.notNull(delegate, "'delegate' must not be null");
 		Assert.notNull(readerDecorators, "'readerDecorators' must not be null");
 		Assert.notNull(writerDecorators, "'writerDecorators' must not be null");
-		this.delegate = delegate;
+		this.mutation = mutation;
 		this.decorators = List.copyOf(readerDecorators);
 		this.writerDecorators = List.copyOf(writerDecorators);
 		this.readers = List.copyOf(HttpMessageReaderDecorator.decorateAll(delegate.messageReaders(), this.decorators));
 		this.writers = List
 			.copyOf(HttpMessageWriterDecorator.decorateAll(delegate.messageWriters(), this.writerDecorators));
+	}
+
+	/**
+	 * Decorate the readers and writers of Spring's default strategies, mutated from new
+	 * defaults each time.
+	 * @param readerDecorators the decorators to apply to the readers, in order
+	 * @param writerDecorators the decorators to apply to the writers, in order
+	 * @return the strategies
+	 */
+	public static DecoratingExchangeStrategies withDefaults(
+			List<? extends HttpMessageReaderDecorator> readerDecorators,
+			List<? extends HttpMessageWriterDecorator> writerDecorators) {
+		return new DecoratingExchangeStrategies(ExchangeStrategies.builder().build(), ExchangeStrategies::builder,
+				readerDecorators, writerDecorators);
 	}
 
 	@Override
@@ -75,7 +106,7 @@ public final class DecoratingExchangeStrategies implements ExchangeStrategies {
 
 	@Override
 	public Builder mutate() {
-		return new DecoratingBuilder(this.delegate.mutate(), this.decorators, this.writerDecorators);
+		return new DecoratingBuilder(this.mutation.get(), this.decorators, this.writerDecorators);
 	}
 
 	private static final class DecoratingBuilder implements Builder {

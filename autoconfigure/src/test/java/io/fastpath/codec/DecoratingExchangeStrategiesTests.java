@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.core.codec.StringDecoder;
 import org.springframework.http.codec.DecoderHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.web.reactive.function.client.ExchangeStrategies;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -86,6 +87,31 @@ class DecoratingExchangeStrategiesTests {
 		ExchangeStrategies mutated = decorating.mutate().codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(1)).build();
 		assertThat(mutated.messageWriters()).hasSize(delegate.messageWriters().size() - 1);
 		assertThat(mutated.messageReaders()).startsWith(marker);
+	}
+
+	@Test
+	void strategiesOfTheDefaultsAreMutatedFromNewDefaults() {
+		DecoratingExchangeStrategies defaults = DecoratingExchangeStrategies.withDefaults(List.of(prependMarker),
+				List.of());
+		JacksonJsonDecoder original = jsonDecoder(defaults.messageReaders());
+		int limit = original.getMaxInMemorySize();
+		ExchangeStrategies mutated = defaults.mutate()
+			.codecs((codecs) -> codecs.defaultCodecs().maxInMemorySize(limit / 2))
+			.build();
+		assertThat(mutated.messageReaders()).startsWith(marker);
+		assertThat(jsonDecoder(mutated.messageReaders()).getMaxInMemorySize()).isEqualTo(limit / 2);
+		assertThat(original.getMaxInMemorySize()).isEqualTo(limit);
+		assertThat(jsonDecoder(defaults.messageReaders())).isSameAs(original);
+	}
+
+	private static JacksonJsonDecoder jsonDecoder(List<HttpMessageReader<?>> readers) {
+		return readers.stream()
+			.filter(DecoderHttpMessageReader.class::isInstance)
+			.map((reader) -> ((DecoderHttpMessageReader<?>) reader).getDecoder())
+			.filter(JacksonJsonDecoder.class::isInstance)
+			.map(JacksonJsonDecoder.class::cast)
+			.findFirst()
+			.orElseThrow();
 	}
 
 }

@@ -9,11 +9,14 @@ import reactor.core.publisher.Sinks;
 
 /**
  * Cancels the body of a write when the write ends first. Spring's
- * {@code ChannelSendOperator} takes a body's first buffer before the transport subscribes
- * to it; when the connection is gone by then (a client that reset before the response),
- * the write fails without the transport ever subscribing, and the body is left subscribed
- * and unasked: {@link ReadyBatches} would hold the batch it had begun and its source
- * open, with nothing to release or cancel them. The body here is cancelled, and so
+ * {@code ChannelSendOperator} subscribes to a body and takes its first element before it
+ * starts the transport's write; when that write ends without having taken the body
+ * (Reactor Netty fails a send on a connection already closed, a client that reset before
+ * the response, without subscribing to it), the operator's
+ * {@code WriteCompletionBarrier} passes the end on and releases the first element if it
+ * is a buffer, but never cancels its subscription to the body. The body is left
+ * subscribed and unasked: {@link ReadyBatches} would hold the batch it had begun and its
+ * source open, with nothing to release or cancel them. The body here is cancelled, and so
  * releases what it holds, whenever the write ends, however it ends; a body that ended
  * first is left as it was.
  *

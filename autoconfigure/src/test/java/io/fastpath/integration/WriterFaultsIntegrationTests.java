@@ -73,8 +73,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * (the source stops within twice the values stock makes for the same client, measured
  * here through stock's own writers on the same server), connections reset at every
  * phase of a response, from sources that Reactor fuses, that it does not, and that block
- * between two values (every buffer released once: Netty's paranoid leak detector on
- * Reactor Netty, a counting factory on Tomcat and Jetty, whose buffers are on the heap),
+ * between two values (every buffer released once: on Reactor Netty the server's
+ * allocator holds no more once a response has ended than before it was asked for, and
+ * Netty's paranoid leak detector runs; on Tomcat and Jetty, whose buffers are on the
+ * heap, a counting factory checks each release),
  * and a streaming client that gets the first value of a source whose next value is made
  * only once the client has it.
  * <p>Live buffers are counted on Reactor Netty with an unpooled allocator of the server's
@@ -277,6 +279,7 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			// Before connecting, so that the window offered to the server is that small
 			socket.setReceiveBufferSize(receiveBuffer);
 		}
+		this.liveBuffers.requestSent(id);
 		socket.connect(new InetSocketAddress("localhost", this.port));
 		socket.setSoTimeout((int) TIMEOUT.toMillis());
 		String target = path + (path.contains("?") ? "&" : "?") + "id=" + id + "&fault=" + id;
@@ -323,8 +326,10 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 
 	/**
 	 * Wait until the server is done with the request (its handling ended, the writers'
-	 * buffers released) and, on Tomcat and Jetty, check that the writers released every
-	 * buffer they took from the response's factory, once.
+	 * buffers released) and check that every buffer of the response was released: on
+	 * Reactor Netty, that the server's allocator holds no more than before the request; on
+	 * Tomcat and Jetty, that the writers released every buffer they took from the
+	 * response's factory, once.
 	 */
 	private void awaitEnd(String id) throws Exception {
 		awaitEnd(id, "");
@@ -393,14 +398,18 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 
 	/**
 	 * Counts the live buffer bytes of a response. On Reactor Netty, what the server's
-	 * allocator holds (one response at a time runs here); on Tomcat and Jetty, what the
-	 * counting factory the response hands out holds, a factory per request.
+	 * allocator holds (one response at a time runs here; stock's writers in this suite
+	 * write heap buffers that the allocator does not count); on Tomcat and Jetty, what
+	 * the counting factory the response hands out holds, a factory per request.
 	 */
 	static final class LiveBuffers implements WebFilter {
 
 		private final boolean netty;
 
 		private final LongSupplier nettyLive;
+
+		/** What the server's allocator held when each request was sent, on Reactor Netty. */
+		private final Map<String, Long> nettyBefore = new ConcurrentHashMap<>();
 
 		private final Map<String, LeakTrackingDataBufferFactory.Heap> factories = new ConcurrentHashMap<>();
 
@@ -438,7 +447,25 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			return (factory != null) ? factory.capacityHeld() : 0;
 		}
 
-		void assertReleased(String id) {
+		/** The request of the given id is about to be sent. */
+		void requestSent(String id) {
+			if (this.netty) {
+				this.nettyBefore.put(id, this.nettyLive.getAsLong());
+			}
+		}
+
+		void assertReleased(String id) throws InterruptedException {
+			Long before = this.nettyBefore.remove(id);
+			if (before != null) {
+				// Netty releases what it was handed on the connection's event loop, which may
+				// be after the exchange ended: wait for it, within the deadline.
+				long deadline = System.nanoTime() + TIMEOUT.toNanos();
+				while (this.nettyLive.getAsLong() > before && System.nanoTime() < deadline) {
+					Thread.sleep(10);
+				}
+				assertThat(this.nettyLive.getAsLong()).as("live buffer bytes in the server once the response ended")
+					.isLessThanOrEqualTo(before);
+			}
 			LeakTrackingDataBufferFactory.Heap factory = this.factories.remove(id);
 			if (factory != null) {
 				factory.assertNoLeaks();

@@ -65,9 +65,9 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 
 	/**
 	 * Return whether the given buffer is to be read: not once the closing boundary was
-	 * read or the assembly disposed, when it is released (the rest of the body is
-	 * epilogue; the reader stops the body at it, with {@code takeWhile}, which does not
-	 * discard it, or by cancelling it).
+	 * read or the assembly disposed, when it is released. The reader stops the body at
+	 * its closing boundary ({@link #isClosed()}); a buffer already on its way then is
+	 * released here, {@code takeWhile} does not discard it.
 	 * @param buffer the next buffer of the body
 	 * @return whether to read it
 	 */
@@ -77,6 +77,18 @@ abstract class MultipartAssembly<T> implements MultipartScanner.Parts {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * Return whether the closing boundary was read, and the assembly not disposed: the
+	 * rest of the body is epilogue, and what was completed is all there is. The reader
+	 * hands it out and cancels the body there, without waiting for the body's end: stock's
+	 * {@code MultipartParser} cancels the body and completes at its closing boundary too,
+	 * and a server may never end a body whose client left in its epilogue (Tomcat).
+	 * @return whether the body is closed
+	 */
+	final synchronized boolean isClosed() {
+		return this.scanner.isDone() && !this.disposed;
 	}
 
 	/**

@@ -29,7 +29,8 @@ import org.springframework.util.MultiValueMap;
  * a part: for a form of a few text fields, more than reading its parts cost. The reading
  * is the part stream's: one buffer requested at a time, the next only once the parts
  * completed may be handed out (their files written, or room in the writes queued); the
- * body cancelled at a buffer after its closing boundary, as {@code takeWhile} cancels it.
+ * body cancelled at its closing boundary and the map handed on then, without waiting for
+ * the epilogue ({@link MultipartAssembly#isClosed()}).
  * <p>The parts are collected by name in a {@code HashMap} filled in the order they come,
  * as stock's multimap is ({@link MultipartDataReader} turns it into stock's map). The part
  * after the last allowed fails the read with {@link TooManyFormFieldsException}, and a
@@ -127,7 +128,7 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		/** Whether the read ended (the map handed on, failed or cancelled); under the lock. */
 		private boolean ended;
 
-		/** Whether the body completed, or was cancelled after its closing boundary. */
+		/** Whether the body completed, or was cancelled at its closing boundary. */
 		private boolean bodyEnded;
 
 		Collector(CoreSubscriber<? super MultiValueMap<String, Part>> actual, PartAssembly assembly,
@@ -149,20 +150,12 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		@Override
 		public void onNext(DataBuffer buffer) {
 			if (this.bodyEnded) {
-				// after the cancel at the epilogue, a buffer that was already on its way
+				// after the cancel at the closing boundary, a buffer that was already on its way
 				DataBufferUtils.release(buffer);
 				return;
 			}
 			if (!this.assembly.isReading(buffer)) {
-				// released: the rest of the body is epilogue, or the read ended
-				boolean ended;
-				synchronized (this) {
-					ended = this.ended;
-				}
-				if (!ended) {
-					upstream().cancel();
-					bodyEnded();
-				}
+				// released: the read failed or was cancelled while the buffer was on its way
 				return;
 			}
 			Mono<Void> ready;
@@ -172,6 +165,14 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 			catch (RuntimeException ex) {
 				upstream().cancel();
 				fail(ex);
+				return;
+			}
+			if (this.assembly.isClosed()) {
+				// the map goes out now, and the body is cancelled, as stock's parser cancels it
+				// at the closing boundary: the epilogue is not waited for
+				upstream().cancel();
+				this.bodyEnded = true;
+				proceed(ready, true);
 				return;
 			}
 			proceed(ready, false);

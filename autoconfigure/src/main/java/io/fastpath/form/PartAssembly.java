@@ -177,8 +177,8 @@ final class PartAssembly extends MultipartAssembly<Part> {
 	 * ({@link #pollCompleted()}) once they may be handed out.
 	 * @param buffer the buffer, released here
 	 * @return {@code null} if the parts it completed may be handed out now, else when
-	 * they may: once their files are written, or once the writes queued leave room to
-	 * read on; it fails if a write failed
+	 * they may: once their files are written (every file, at the closing boundary), or
+	 * once the writes queued leave room to read on; it fails if a write failed
 	 * @throws RuntimeException if the body is malformed or over a limit
 	 */
 	synchronized @Nullable Mono<Void> scanNext(DataBuffer buffer) {
@@ -189,7 +189,8 @@ final class PartAssembly extends MultipartAssembly<Part> {
 		if (failed != null) {
 			throw failed;
 		}
-		return readiness(false);
+		// the closing boundary: the parts are handed out now, not at the end of the body
+		return readiness(isClosed());
 	}
 
 	/**

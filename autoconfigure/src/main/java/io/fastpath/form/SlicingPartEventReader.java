@@ -96,6 +96,12 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 					}
 					catch (RuntimeException ex) {
 						sink.error(ex);
+						return;
+					}
+					// the body ended (cancelled) at its closing boundary, as stock's parser ends it,
+					// for the last events not to wait for the epilogue (MultipartAssembly#isClosed)
+					if (assembly.isClosed()) {
+						sink.complete();
 					}
 				})
 				.concatWith(Mono.fromCallable(assembly::finish))

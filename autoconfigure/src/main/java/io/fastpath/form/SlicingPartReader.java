@@ -2,6 +2,7 @@ package io.fastpath.form;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -98,7 +99,17 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 			PartAssembly assembly = new PartAssembly(delimiter, this.settings, PartFilesWebFilter.filesOf(context));
 			return message.getBody()
 				.takeWhile(assembly::isReading)
-				.concatMap(assembly::feed, 1)
+				// the parts of each buffer as a Flux, the body ended (cancelled) at its closing
+				// boundary, as stock's parser ends it, for the last parts not to wait for the
+				// epilogue (MultipartAssembly#isClosed)
+				.<Flux<Part>>handle((buffer, sink) -> {
+					sink.next(assembly.feed(buffer));
+					if (assembly.isClosed()) {
+						sink.complete();
+					}
+				})
+				// no prefetch: the next buffer is scanned once the last one's parts went out
+				.concatMap(Function.identity(), 0)
 				.concatWith(Flux.defer(assembly::finish))
 				// before the signal goes on, not after as doFinally: whoever sees the error or
 				// the end finds the buffers released and the files deleted

@@ -212,11 +212,12 @@ class MultipartDataReaderDifferentialTests {
 
 		};
 		AtomicBoolean bodyRead = new AtomicBoolean();
-		Flux<DataBuffer> body = Flux.just(buffer(factory, threeFields("xyz"))).doOnComplete(() -> bodyRead.set(true));
+		// read to its closing boundary, where the reader stops it (a cancel) and completes the map
+		Flux<DataBuffer> body = Flux.just(buffer(factory, threeFields("xyz"))).doFinally((signal) -> bodyRead.set(true));
 		dataReader(Limits.DEFAULT.fastpath(this.fastpathFiles), 10)
 			.readMono(MAP, request("xyz", body), Map.of())
 			.subscribe(unrequested);
-		assertThat(bodyRead).as("the body read whole, its parts held in the map").isTrue();
+		assertThat(bodyRead).as("the body read to its end, its parts held in the map").isTrue();
 		unrequested.dispose();
 		assertThat(signals).isEmpty();
 		factory.assertNoLeaks();
@@ -306,6 +307,25 @@ class MultipartDataReaderDifferentialTests {
 		}
 		assertThat(error).as("the write's failure").isNotNull().isNotInstanceOf(IllegalStateException.class);
 		assertThat(cancelled).as("the body cancelled").isTrue();
+		factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "on {0} buffers")
+	@ValueSource(strings = { "heap", "netty" })
+	void theMapGoesOutAtTheClosingBoundaryAndTheEpilogueIsNotWaitedForLikeStock(String buffers) {
+		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
+		// the file over the in-memory limit: the map goes out once its file is written
+		Limits limits = new Limits(16, -1, -1, 10 * 1024);
+		EpilogueLeftBody stockBody = new EpilogueLeftBody(DefaultDataBufferFactory.sharedInstance);
+		Outcome expected = read(new MultipartHttpMessageReader(new Limited(limits.stockInOrder(this.stockFiles), 10)),
+				stockBody.request());
+		EpilogueLeftBody body = new EpilogueLeftBody(factory);
+		Outcome actual = read(dataReader(limits.fastpath(this.fastpathFiles), 10), body.request());
+		assertThat(expected.error()).as("stock's error").isNull();
+		assertThat(actual.error()).as("Fastpath's error").isNull();
+		assertThat(actual.map()).containsExactlyEntriesOf(expected.map()).hasSize(2);
+		assertThat(body.fate()).isEqualTo(stockBody.fate());
+		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).as("Fastpath's files left").isEmpty();
 		factory.assertNoLeaks();
 	}
 

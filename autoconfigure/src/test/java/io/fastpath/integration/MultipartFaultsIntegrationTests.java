@@ -141,11 +141,6 @@ abstract class MultipartFaultsIntegrationTests extends RealServerTests {
 	@ValueSource(strings = { "preamble", "headers", "in-memory part", "spooling part", "epilogue" })
 	void anUploadCutOffAtAnyPhaseEndsItsExchangeAndLeavesNothing(String phase) throws Exception {
 		assumeServerSeesClientsLeave();
-		// Known gap, Fastpath's own: on Tomcat the handling of a request whose client left
-		// in the epilogue, after the closing boundary at which Fastpath's reader stops
-		// reading the body, does not end (stock reads on and its handling ends)
-		assumeTrue(!("Tomcat".equals(server()) && phase.equals("epilogue")),
-				"Tomcat does not end the handling of a body cut in its epilogue once Fastpath stopped reading it");
 		byte[] body = rawBody();
 		int cut = cutIn(phase, body);
 		List<String> faults = new ArrayList<>();

@@ -78,7 +78,7 @@ class JacksonCodecForwardingTests {
 	@Test
 	void aMapperRegisteredOnTheBatchingEncoderWritesBatchesAndSingleValues() {
 		JacksonJsonEncoder stock = new JacksonJsonEncoder();
-		BatchingJsonEncoder batching = new BatchingJsonEncoder(stock, JsonBatchEncoding.DEFAULT_CAP,
+		BatchingJsonEncoder batching = new BatchingJsonEncoder(stock, JsonBatchEncoding.DEFAULT_CAP, null,
 				WriteListener.NONE);
 		assertThat(encode(batching, Flux.just(new Named("a"), new Named("b"))))
 			.isEqualTo("[{\"fullName\":\"a\"},{\"fullName\":\"b\"}]");
@@ -91,7 +91,7 @@ class JacksonCodecForwardingTests {
 	@Test
 	void aMapperRegisteredOnTheStockEncoderLaterWritesTheBatches() {
 		JacksonJsonEncoder stock = new JacksonJsonEncoder();
-		BatchingJsonEncoder batching = new BatchingJsonEncoder(stock, JsonBatchEncoding.DEFAULT_CAP,
+		BatchingJsonEncoder batching = new BatchingJsonEncoder(stock, JsonBatchEncoding.DEFAULT_CAP, null,
 				WriteListener.NONE);
 		stock.registerMappersForType(Named.class, (mappers) -> mappers.put(MediaType.APPLICATION_JSON, SNAKE_CASE));
 		assertThat(encode(batching, Flux.just(new Named("a"), new Named("b"))))

@@ -19,6 +19,7 @@ import io.fastpath.json.FastpathJsonDecoder;
 import io.fastpath.json.BatchingWriters;
 import io.fastpath.json.JsonArrayDecoding;
 import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.test.CapturedLogs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,6 +36,7 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.web.context.reactive.AnnotationConfigReactiveWebApplicationContext;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.ReactiveMultipartAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
@@ -117,11 +119,17 @@ class FastpathAutoConfigurationTests {
 
 	@Test
 	void formParamOnAPlainFilePartThatWebFluxWouldBindOtherwiseFailsTheStart() {
-		this.webFluxRunner.withUserConfiguration(RenamedFilePartController.class)
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.isInstanceOf(IllegalStateException.class)
-				.hasMessageContaining("parameter 'upload' of RenamedFilePartController#upload"));
+		try (CapturedLogs contextLog = CapturedLogs.of(AnnotationConfigReactiveWebApplicationContext.class)) {
+			this.webFluxRunner.withUserConfiguration(RenamedFilePartController.class)
+				.run((context) -> assertThat(context).hasFailed()
+					.getFailure()
+					.isInstanceOf(IllegalStateException.class)
+					.hasMessageContaining("parameter 'upload' of RenamedFilePartController#upload"));
+			assertThat(contextLog.lines()).singleElement()
+				.asString()
+				.startsWith("WARN Exception encountered during context initialization")
+				.contains("parameter 'upload' of RenamedFilePartController#upload");
+		}
 	}
 
 	@Test
@@ -355,11 +363,16 @@ class FastpathAutoConfigurationTests {
 	@Test
 	void jsonWriteRefusesABatchSizeOfNothingOrMoreThanSixteenMegabytes() {
 		for (String size : List.of("0B", "17MB")) {
-			this.webFluxRunner.withPropertyValues("fastpath.json.write.batch-size=" + size)
-				.run((context) -> assertThat(context).hasFailed()
-					.getFailure()
-					.rootCause()
-					.hasMessageStartingWith("fastpath.json.write.batch-size must be between 1B and 16MB"));
+			try (CapturedLogs contextLog = CapturedLogs.of(AnnotationConfigReactiveWebApplicationContext.class)) {
+				this.webFluxRunner.withPropertyValues("fastpath.json.write.batch-size=" + size)
+					.run((context) -> assertThat(context).hasFailed()
+						.getFailure()
+						.rootCause()
+						.hasMessageStartingWith("fastpath.json.write.batch-size must be between 1B and 16MB"));
+				assertThat(contextLog.lines()).singleElement()
+					.asString()
+					.startsWith("WARN Exception encountered during context initialization");
+			}
 		}
 	}
 

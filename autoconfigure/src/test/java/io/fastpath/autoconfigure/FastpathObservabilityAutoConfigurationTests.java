@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import ch.qos.logback.classic.Level;
 import io.fastpath.autoconfigure.FastpathEndpoint.CodecsDescriptor;
 import io.fastpath.autoconfigure.FastpathEndpoint.FastpathDescriptor;
 import io.fastpath.autoconfigure.FastpathEndpoint.ReadCount;
@@ -16,10 +17,10 @@ import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
 import io.fastpath.codec.WriteEvent;
 import io.fastpath.codec.WriteListener;
+import io.fastpath.test.CapturedLogs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.mockito.Mockito;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -37,8 +38,6 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableReactiveWebApplicationContext;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
@@ -68,7 +67,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for the auto-configuration of Fastpath's meters, its {@code fastpath} endpoint
  * and its startup log line, one condition at a time.
  */
-@ExtendWith(OutputCaptureExtension.class)
 class FastpathObservabilityAutoConfigurationTests {
 
 	private static final AutoConfigurations fastpath = AutoConfigurations.of(FastpathAutoConfiguration.class,
@@ -383,52 +381,59 @@ class FastpathObservabilityAutoConfigurationTests {
 	}
 
 	@Test
-	void logsOneLineSayingWhatIsActiveWhereWhenReady(CapturedOutput output) {
-		this.contextRunner.run((context) -> {
-			context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0],
-					context.getSourceApplicationContext(), Duration.ZERO));
-			assertThat(output.getOut().lines().filter((line) -> line.contains("Fastpath active"))).singleElement()
-				.asString()
-				.contains("INFO")
-				.contains("Fastpath active: server codecs [buffer, json, form, json-write] (")
-				.contains("readers, 2 writers replaced), WebClient.Builder [buffer, json, json-write] (")
-				.endsWith("form arguments on");
-		});
+	void logsOneLineSayingWhatIsActiveWhereWhenReady() {
+		try (CapturedLogs startupLog = CapturedLogs.of(FastpathStartupLogger.class, Level.INFO)) {
+			this.contextRunner.run((context) -> {
+				context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0],
+						context.getSourceApplicationContext(), Duration.ZERO));
+				assertThat(startupLog.lines().stream().filter((line) -> line.contains("Fastpath active")))
+					.singleElement()
+					.asString()
+					.startsWith("INFO ")
+					.contains("Fastpath active: server codecs [buffer, json, form, json-write] (")
+					.contains("readers, 2 writers replaced), WebClient.Builder [buffer, json, json-write] (")
+					.endsWith("form arguments on");
+			});
+		}
 	}
 
 	@Test
-	void logsNothingWhenFastpathIsDisabled(CapturedOutput output) {
-		this.contextRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
-			context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0],
-					context.getSourceApplicationContext(), Duration.ZERO));
-			assertThat(output.getOut()).doesNotContain("Fastpath active");
-		});
+	void logsNothingWhenFastpathIsDisabled() {
+		try (CapturedLogs startupLog = CapturedLogs.of(FastpathStartupLogger.class, Level.INFO)) {
+			this.contextRunner.withPropertyValues("fastpath.enabled=false").run((context) -> {
+				context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0],
+						context.getSourceApplicationContext(), Duration.ZERO));
+				assertThat(startupLog.lines()).noneMatch((line) -> line.contains("Fastpath active"));
+			});
+		}
 	}
 
 	@Test
-	void anApplicationsOwnSingletonWebClientBuilderStillConnectsAfterStartupAndEndpointCalls(CapturedOutput output) {
+	void anApplicationsOwnSingletonWebClientBuilderStillConnectsAfterStartupAndEndpointCalls() {
 		WebClient.Builder own = Mockito.spy(WebClient.builder().clientConnector(answering("pong")));
-		this.contextRunner.withBean("webClientBuilder", WebClient.Builder.class, () -> own).run((context) -> {
-			publishReady(context);
-			FastpathEndpoint endpoint = context.getBean(FastpathEndpoint.class);
-			for (int i = 0; i < 3; i++) {
-				CodecsDescriptor webClient = endpoint.fastpath().webClient();
-				assertThat(webClient.active()).isFalse();
-				assertThat(webClient.status()).startsWith("not applied: the WebClient.Builder bean was not customized");
-				assertThat(webClient.replacedReaders()).isEmpty();
-			}
-			WebClient client = context.getBean(WebClient.Builder.class).build();
-			assertThat(client.get().uri("http://localhost/ping").retrieve().bodyToMono(String.class).block())
-				.isEqualTo("pong");
-			// Described from what the customizer recorded: the application's builder was never
-			// configured, cloned or built by Fastpath.
-			Mockito.verify(own, Mockito.never()).clientConnector(Mockito.any());
-			Mockito.verify(own, Mockito.never()).codecs(Mockito.any());
-			Mockito.verify(own, Mockito.never()).exchangeStrategies(Mockito.any());
-			assertThat(output.getOut().lines().filter((line) -> line.contains("Fastpath active"))).singleElement()
-				.asString()
-				.contains("WebClient.Builder not applied: the WebClient.Builder bean was not customized");
-		});
+		try (CapturedLogs startupLog = CapturedLogs.of(FastpathStartupLogger.class, Level.INFO)) {
+			this.contextRunner.withBean("webClientBuilder", WebClient.Builder.class, () -> own).run((context) -> {
+				publishReady(context);
+				FastpathEndpoint endpoint = context.getBean(FastpathEndpoint.class);
+				for (int i = 0; i < 3; i++) {
+					CodecsDescriptor webClient = endpoint.fastpath().webClient();
+					assertThat(webClient.active()).isFalse();
+					assertThat(webClient.status()).startsWith("not applied: the WebClient.Builder bean was not customized");
+					assertThat(webClient.replacedReaders()).isEmpty();
+				}
+				WebClient client = context.getBean(WebClient.Builder.class).build();
+				assertThat(client.get().uri("http://localhost/ping").retrieve().bodyToMono(String.class).block())
+					.isEqualTo("pong");
+				// Described from what the customizer recorded: the application's builder was never
+				// configured, cloned or built by Fastpath.
+				Mockito.verify(own, Mockito.never()).clientConnector(Mockito.any());
+				Mockito.verify(own, Mockito.never()).codecs(Mockito.any());
+				Mockito.verify(own, Mockito.never()).exchangeStrategies(Mockito.any());
+				assertThat(startupLog.lines().stream().filter((line) -> line.contains("Fastpath active"))).singleElement()
+					.asString()
+					.contains("WebClient.Builder not applied: the WebClient.Builder bean was not customized");
+			});
+		}
 	}
 
 	@Test

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.fastpath.test.CapturedLogs;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -19,6 +21,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 
 import io.fastpath.integration.FastpathTestApplication.Person;
 
@@ -60,6 +63,22 @@ abstract class FaultsIntegrationTests extends RealServerTests {
 		assumeTrue(seesServerReads(), "ServerReads counts the bytes the server read on Reactor Netty only: "
 				+ "elsewhere nothing shows that the body was cut after the server had a part of it");
 		List<String> faults = new ArrayList<>();
+		try (CapturedLogs serverLog = CapturedLogs.of(HttpWebHandlerAdapter.class)) {
+			goAwayMidBody(faults);
+			for (String fault : faults) {
+				assertThat(this.exchangeEnds.awaitEnd(fault, TIMEOUT)).as(fault).isNotNull();
+			}
+			// WebFlux logs each request whose client left as a server error, on its own thread
+			Awaitility.await()
+				.atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(serverLog.lines()).hasSize(faults.size()));
+			assertThat(serverLog.lines()).allMatch((line) -> line.contains("500 Server Error for HTTP POST")
+					&& line.contains("?fault=gone-"));
+		}
+		assertServerServes();
+	}
+
+	private void goAwayMidBody(List<String> faults) throws Exception {
 		for (String path : new String[] { "/json/people", "/json/people/count", "/form/first", "/echo/string" }) {
 			String fault = "gone-" + faults.size();
 			faults.add(fault);
@@ -73,10 +92,6 @@ abstract class FaultsIntegrationTests extends RealServerTests {
 				this.serverReads.awaitBytesRead(connection.localPort(), head + part.length, TIMEOUT);
 			}
 		}
-		for (String fault : faults) {
-			assertThat(this.exchangeEnds.awaitEnd(fault, TIMEOUT)).as(fault).isNotNull();
-		}
-		assertServerServes();
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import io.fastpath.integration.FastpathTestApplication.Person;
 import io.fastpath.integration.FastpathTestApplication.WriteController;
 import io.fastpath.integration.FastpathTestApplication.WriteHandshakes;
 import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.test.CapturedLogs;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +19,7 @@ import reactor.core.publisher.Flux;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webflux.autoconfigure.error.AbstractErrorWebExceptionHandler;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -125,12 +127,19 @@ abstract class JsonWriteIntegrationTests extends RealServerTests {
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "application/json", "application/x-ndjson", "text/event-stream" })
 	void aFluxThatFailsBeforeItsFirstValueIsAnErrorResponse(String mediaType) {
-		ResponseEntity<String> response = this.client.get()
-			.uri("/write/failing")
-			.accept(MediaType.parseMediaType(mediaType))
-			.exchangeToMono((answer) -> answer.toEntity(String.class))
-			.block(TIMEOUT);
-		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
+		try (CapturedLogs errorLog = CapturedLogs.of(AbstractErrorWebExceptionHandler.class)) {
+			ResponseEntity<String> response = this.client.get()
+				.uri("/write/failing")
+				.accept(MediaType.parseMediaType(mediaType))
+				.exchangeToMono((answer) -> answer.toEntity(String.class))
+				.block(TIMEOUT);
+			assertThat(response.getStatusCode()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
+			// Boot's error handler logs the source's failure, before it answers
+			assertThat(errorLog.events()).singleElement().satisfies((event) -> {
+				assertThat(event.getFormattedMessage()).contains("500 Server Error for HTTP GET \"/write/failing\"");
+				assertThat(event.getThrowableProxy().getMessage()).isEqualTo("no people today");
+			});
+		}
 	}
 
 	@Test

@@ -13,6 +13,8 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -48,6 +50,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cases with {@code -Dfastpath.cases=<n>} (per charset and buffer factory).
  */
 class LazyFormHttpMessageReaderDifferentialTests {
+
+	/** The run's counts: at INFO, which a green build does not show (see logback-test.xml). */
+	private static final Log logger = LogFactory.getLog(LazyFormHttpMessageReaderDifferentialTests.class);
 
 	private static final long SEED = TestSeed.SEED;
 
@@ -90,8 +95,7 @@ class LazyFormHttpMessageReaderDifferentialTests {
 
 	@AfterAll
 	static void summary() {
-		System.out.printf("LazyFormHttpMessageReaderDifferentialTests: seed %d, %d cases (%d malformed)%n", SEED,
-				casesRun.get(), malformedRun.get());
+		logger.info(String.format("seed %d, %d cases (%d malformed)", SEED, casesRun.get(), malformedRun.get()));
 	}
 
 	@ParameterizedTest(name = "charset {0} on {1} buffers")
@@ -167,8 +171,7 @@ class LazyFormHttpMessageReaderDifferentialTests {
 		}
 		heap.assertNoLeaks();
 		netty.assertNoLeaks();
-		System.out.printf("LazyFormHttpMessageReaderDifferentialTests: fuzzed %d cases in %d s (seed %d)%n", cases,
-				FUZZ_SECONDS, SEED);
+		logger.info(String.format("fuzzed %d cases in %d s (seed %d)", cases, FUZZ_SECONDS, SEED));
 	}
 
 	private static void assertFuzzedAlike(Outcome expected, Outcome actual, byte[] body, String description) {

@@ -10,6 +10,8 @@ import java.util.TreeSet;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.buffer.UnpooledHeapByteBuf;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,6 +47,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * boundaries here, on every shape whose bodies are not only short searches.
  */
 class MultipartScannerWorkTests {
+
+	/** The most work a shape took: at INFO, which a green build does not show (see logback-test.xml). */
+	private static final Log logger = LogFactory.getLog(MultipartScannerWorkTests.class);
 
 	private static final int MAX_HEADERS_SIZE = 10 * 1024;
 
@@ -123,8 +128,8 @@ class MultipartScannerWorkTests {
 				}
 			}
 		}
-		System.out.printf("MultipartScannerWorkTests: %s read at most %.2f bytes per byte of the body (seed %d)%n",
-				shape, mostPerByte, TestSeed.SEED);
+		logger.info(String.format("%s read at most %.2f bytes per byte of the body (seed %d)", shape, mostPerByte,
+				TestSeed.SEED));
 	}
 
 	/** Scan the body cut at the given positions; every buffer must be released. */

@@ -17,6 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +63,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * with {@code -Dfastpath.cases=<n>}, a longer fuzz with {@code -Dfastpath.fuzz.seconds=<s>}.
  */
 class SlicingPartReaderDifferentialTests {
+
+	/** The fuzz run's counts: at INFO, which a green build does not show (see logback-test.xml). */
+	private static final Log logger = LogFactory.getLog(SlicingPartReaderDifferentialTests.class);
 
 	private static final int CASES = Integer.getInteger("fastpath.cases", 200);
 
@@ -240,9 +245,8 @@ class SlicingPartReaderDifferentialTests {
 		}
 		heap.assertNoLeaks();
 		netty.assertNoLeaks();
-		System.out.printf("SlicingPartReaderDifferentialTests: fuzzed %d cases in %d s (seed %d), %d broken bodies"
-				+ " too large for one reader and malformed for the other%n", cases, FUZZ_SECONDS, TestSeed.SEED,
-				mixedErrors.get());
+		logger.info(String.format("fuzzed %d cases in %d s (seed %d), %d broken bodies too large for one reader"
+				+ " and malformed for the other", cases, FUZZ_SECONDS, TestSeed.SEED, mixedErrors.get()));
 	}
 
 	/** A fixed case of the fuzz, on the named buffers: read as stock reads it, nothing leaked. */

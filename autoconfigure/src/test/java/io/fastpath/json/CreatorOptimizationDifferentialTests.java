@@ -17,6 +17,7 @@ import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.codec.ReadListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.TestSeed;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,9 +61,10 @@ class CreatorOptimizationDifferentialTests {
 	private static final MediaType JSON = MediaType.APPLICATION_JSON;
 
 	@BeforeAll
-	static void printSeed() {
-		System.out.println(CreatorOptimizationDifferentialTests.class.getSimpleName() + " seed: " + SEED
-				+ " (rerun with -Dfastpath.seed=" + SEED + ")");
+	static void logSeed() {
+		// at INFO, which a green build does not show; a drawn seed is printed by TestSeed
+		LogFactory.getLog(CreatorOptimizationDifferentialTests.class)
+			.info("seed: " + SEED + " (rerun with -Dfastpath.seed=" + SEED + ")");
 	}
 
 	static Stream<Arguments> shapes() {

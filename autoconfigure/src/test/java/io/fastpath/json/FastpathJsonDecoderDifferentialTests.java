@@ -24,6 +24,8 @@ import io.fastpath.json.RandomJson.Damage;
 import io.fastpath.json.RandomJson.Kind;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.TestSeed;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -93,9 +95,11 @@ class FastpathJsonDecoderDifferentialTests {
 
 	private static final long startNanos = System.nanoTime();
 
+	/** The run's counts: at INFO, which a green build does not show (see logback-test.xml). */
+	private static final Log logger = LogFactory.getLog(FastpathJsonDecoderDifferentialTests.class);
+
 	static {
-		System.out.println("FastpathJsonDecoderDifferentialTests: -Dfastpath.seed=" + SEED + " (" + CASES
-				+ " cases per target and buffer factory)");
+		logger.info("-Dfastpath.seed=" + SEED + " (" + CASES + " cases per target and buffer factory)");
 	}
 
 	static Stream<Arguments> targets() {
@@ -138,14 +142,15 @@ class FastpathJsonDecoderDifferentialTests {
 
 	@AfterAll
 	static void summary() {
-		System.out.printf("FastpathJsonDecoderDifferentialTests: seed %d, %d cases (%d skipped), %d ms%n", SEED,
-				casesRun.get(), casesSkipped.get(), (System.nanoTime() - startNanos) / 1_000_000);
-		outcomesByKind.forEach((kind, counts) -> System.out
-			.printf("  %-16s stock decoded %5d, stock failed %5d%n", kind, counts[0], counts[1]));
-		causeDifferences.forEach((difference, count) -> System.out
-			.println("  same exception type, different cause: " + difference + " x" + count));
-		casesNotComparedWithStock.forEach((reason, count) -> System.out
-			.printf("  not compared with stock (%s): %d%n", reason, count.get()));
+		StringBuilder summary = new StringBuilder(String.format("seed %d, %d cases (%d skipped), %d ms", SEED,
+				casesRun.get(), casesSkipped.get(), (System.nanoTime() - startNanos) / 1_000_000));
+		outcomesByKind.forEach((kind, counts) -> summary
+			.append(String.format("%n  %-16s stock decoded %5d, stock failed %5d", kind, counts[0], counts[1])));
+		causeDifferences.forEach((difference, count) -> summary
+			.append(String.format("%n  same exception type, different cause: %s x%d", difference, count.get())));
+		casesNotComparedWithStock.forEach((reason, count) -> summary
+			.append(String.format("%n  not compared with stock (%s): %d", reason, count.get())));
+		logger.info(summary);
 	}
 
 	@ParameterizedTest(name = "{0} on {1} buffers")
@@ -230,8 +235,7 @@ class FastpathJsonDecoderDifferentialTests {
 			}
 		}
 		factories.forEach((buffers, factory) -> factory.assertNoLeaks());
-		System.out.printf("FastpathJsonDecoderDifferentialTests: fuzzed %d cases in %d s (seed %d)%n", cases,
-				FUZZ_SECONDS, SEED);
+		logger.info(String.format("fuzzed %d cases in %d s (seed %d)", cases, FUZZ_SECONDS, SEED));
 		assertThat(failures).as("fuzz cases that disagree with stock (seed " + SEED + ")").isEmpty();
 	}
 

@@ -9,6 +9,8 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonRootName;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tokenizer), there is no oracle: such cases are counted and printed, not compared.
  */
 class MapperSettingsDifferentialTests {
+
+	/** What the comparison left aside: at INFO, which a green build does not show (see logback-test.xml). */
+	private static final Log logger = LogFactory.getLog(MapperSettingsDifferentialTests.class);
 
 	private static final String[] BODIES = { "[1,2]", "[-3]", "[1.5,2.0]", "[1.0]", "[true,false]", "[\"a\",\"b\"]",
 			"[\"1\"]", "[\"\"]", "[\"true\"]", "[0]", "[]", "[null]", "[1,null]", "1", "\"a\"", "true", "null", "",
@@ -176,11 +181,11 @@ class MapperSettingsDifferentialTests {
 		}
 		factory.assertNoLeaks();
 		if (!notCompared.isEmpty()) {
-			System.out.println("MapperSettingsDifferentialTests [" + setting + "]: " + notCompared.size()
+			logger.info("[" + setting + "]: " + notCompared.size()
 					+ " case(s) compared with Jackson on the whole body, not with stock, which is inconsistent");
 		}
 		if (!departures.isEmpty()) {
-			System.out.println("MapperSettingsDifferentialTests [" + setting + "]: " + departures.size()
+			logger.info("[" + setting + "]: " + departures.size()
 					+ " case(s) read as Jackson reads the whole body, where stock's token buffer renders a number"
 					+ " as a String its own way: " + departures);
 		}

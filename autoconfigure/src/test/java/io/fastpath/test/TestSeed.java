@@ -26,7 +26,10 @@ public final class TestSeed implements BeforeEachCallback, TestExecutionExceptio
 	private static final ThreadLocal<Boolean> used = ThreadLocal.withInitial(() -> false);
 
 	static {
-		System.out.println("Random tests use -Dfastpath.seed=" + SEED);
+		// A fixed seed is the property's or the default; a drawn one is known only from here
+		if ("random".equals(System.getProperty("fastpath.seed"))) {
+			System.out.println("Random tests use -Dfastpath.seed=" + SEED);
+		}
 	}
 
 	private static long parse(String property) {

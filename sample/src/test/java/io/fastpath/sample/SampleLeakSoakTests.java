@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -32,6 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SampleLeakSoakTests {
+
+	/**
+	 * The requests by status at INFO, which a green build does not show (see
+	 * logback-test.xml); a request that got no answer at WARN, which it does.
+	 */
+	private static final Log logger = LogFactory.getLog(SampleLeakSoakTests.class);
 
 	private static final int CONCURRENCY = 16;
 
@@ -85,9 +93,10 @@ class SampleLeakSoakTests {
 			.flatMap((i) -> send(client, requests.get(i % requests.size()), counts), CONCURRENCY)
 			.blockLast(Duration.ofMinutes(30));
 		Map<String, Map<Integer, AtomicLong>> sorted = new TreeMap<>(counts);
-		System.out.println("SampleLeakSoakTests: requests by endpoint and status");
-		sorted.forEach((request, byStatus) -> System.out.printf("  %-60s %s%n", request, byStatus));
-		NO_ANSWERS.forEach((failure) -> System.out.println("  no answer: " + failure));
+		StringBuilder byEndpoint = new StringBuilder("requests by endpoint and status");
+		sorted.forEach((request, byStatus) -> byEndpoint.append(String.format("%n  %-60s %s", request, byStatus)));
+		logger.info(byEndpoint);
+		NO_ANSWERS.forEach((failure) -> logger.warn("no answer: " + failure));
 		sorted.forEach((request, byStatus) -> {
 			assertThat(byStatus.keySet()).as(request + ": answered").doesNotContain(NO_ANSWER);
 			assertThat(byStatus.keySet()).as(request).allMatch((status) -> status < 500);

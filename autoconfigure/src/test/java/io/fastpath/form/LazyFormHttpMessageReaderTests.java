@@ -8,13 +8,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -30,6 +27,7 @@ import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ContentTooLargeException;
 
+import io.fastpath.test.CapturedLogs;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -182,25 +180,16 @@ class LazyFormHttpMessageReaderTests {
 	@ParameterizedTest(name = "{0}, request details logged: {1}")
 	@CsvSource({ "INFO, false", "INFO, true", "DEBUG, false", "DEBUG, true", "TRACE, true" })
 	void logsWithoutChangingTheOutcomeAtAnyLevel(String level, boolean details) {
-		Logger logger = (Logger) LoggerFactory.getLogger(FormHttpMessageReader.class);
-		Level previous = logger.getLevel();
-		ListAppender<ILoggingEvent> appender = new ListAppender<>();
-		appender.start();
-		logger.addAppender(appender);
-		logger.setLevel(Level.toLevel(level));
 		this.stock.setEnableLoggingRequestDetails(details);
-		try {
+		List<String> messages;
+		try (CapturedLogs log = CapturedLogs.of(FormHttpMessageReader.class, Level.toLevel(level))) {
 			// A value and a name invalid in UTF-8, neither of which is read
 			MultiValueMap<String, String> form = this.reader.readMono(FORM_TYPE, request("p=%FF&q=1&%FF=1", -1), Map.of())
 				.block();
 			assertThat(form.getFirst("q")).isEqualTo("1");
 			assertThat(form.toString()).contains("q=[1]");
+			messages = log.events().stream().map(ILoggingEvent::getFormattedMessage).toList();
 		}
-		finally {
-			logger.detachAppender(appender);
-			logger.setLevel(previous);
-		}
-		List<String> messages = appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
 		if (level.equals("INFO")) {
 			assertThat(messages).isEmpty();
 		}

@@ -1,8 +1,15 @@
 package io.fastpath.integration;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Hooks;
 
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.codec.DecodingException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -91,14 +98,27 @@ abstract class FormArgumentsOnStockIntegrationTests extends RealServerTests {
 	@Test
 	void truncatedMultipartFormIsABadRequest() {
 		assumeMultipartParserReleasesTruncatedBodies();
-		ResponseEntity<String> response = this.client.post()
-			.uri("/form/fields")
-			.header("Content-Type", "multipart/form-data; boundary=x")
-			.bodyValue("--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda".getBytes())
-			.exchangeToMono((answer) -> answer.toEntity(String.class))
-			.block();
-		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		assertThat(response.getBody()).contains("Could not find end of body");
+		// Stock's parser drops a second error of the body, on Reactor Netty at times after the
+		// answer: awaited, collected and checked, not logged
+		List<Throwable> dropped = new CopyOnWriteArrayList<>();
+		Hooks.onErrorDropped(dropped::add);
+		try {
+			ResponseEntity<String> response = this.client.post()
+				.uri("/form/fields")
+				.header("Content-Type", "multipart/form-data; boundary=x")
+				.bodyValue("--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda".getBytes())
+				.exchangeToMono((answer) -> answer.toEntity(String.class))
+				.block();
+			assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+			assertThat(response.getBody()).contains("Could not find end of body");
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !dropped.isEmpty());
+		}
+		finally {
+			Hooks.resetOnErrorDropped();
+		}
+		assertThat(dropped).as("errors stock's parser dropped")
+			.singleElement()
+			.isInstanceOf(DecodingException.class);
 	}
 
 }

@@ -147,7 +147,7 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 	/** The writer of one body, created when it is subscribed to, as the stock encoder does. */
 	private BatchWriter<Object> writer(ResolvableType elementType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) {
-		JsonMapper mapper = StockJsonWriting.selectMapper(this.stock, elementType, mimeType);
+		JsonMapper mapper = StockMapperSelection.select(this.stock, elementType, mimeType);
 		if (mapper == null) {
 			throw new IllegalStateException("No ObjectMapper for " + elementType);
 		}
@@ -196,7 +196,7 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 	public DataBuffer encodeValue(Object value, DataBufferFactory bufferFactory, ResolvableType valueType,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
 		BlackbirdTwins twins = this.twins;
-		JsonMapper selected = StockJsonWriting.selectMapper(this.stock, valueType, mimeType);
+		JsonMapper selected = StockMapperSelection.select(this.stock, valueType, mimeType);
 		JsonMapper twin = (twins != null && selected != null)
 				? twins.twinForWriting(this.stock, selected, valueType.getType()) : null;
 		if (twins == null || twin == null) {

@@ -245,7 +245,7 @@ public final class FastpathJsonDecoder extends JacksonJsonDecoder implements Joi
 	@Override
 	public Flux<Object> decode(Publisher<DataBuffer> input, ResolvableType elementType, @Nullable MimeType mimeType,
 			@Nullable Map<String, Object> hints) {
-		JsonMapper mapper = selectedMapper(elementType, mimeType);
+		JsonMapper mapper = StockMapperSelection.select(this.stock, elementType, mimeType);
 		ReadEvent path = JsonReadEvents.fluxPath(mapper, elementType, mimeType);
 		// The listener is told when a body is read, at subscription, not when it is assembled.
 		if (mapper == null || path != ReadEvent.JSON_FLUX) {
@@ -370,7 +370,7 @@ public final class FastpathJsonDecoder extends JacksonJsonDecoder implements Joi
 
 	private @Nullable Object read(Function<ReadPlan, @Nullable Object> reading, ResolvableType targetType,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
-		JsonMapper mapper = selectedMapper(targetType, mimeType);
+		JsonMapper mapper = StockMapperSelection.select(this.stock, targetType, mimeType);
 		if (mapper == null) {
 			throw new IllegalStateException("No ObjectMapper for " + targetType);
 		}
@@ -394,23 +394,6 @@ public final class FastpathJsonDecoder extends JacksonJsonDecoder implements Joi
 		catch (JacksonException ex) {
 			throw rejected(ex);
 		}
-	}
-
-	/** The stock decoder's mapper selection, through its public registrations. */
-	private @Nullable JsonMapper selectedMapper(ResolvableType targetType, @Nullable MimeType mimeType) {
-		if (mimeType == null) {
-			return this.stock.getMapper();
-		}
-		Map<MimeType, JsonMapper> registrations = this.stock.getMappersForType(targetType.toClass());
-		if (registrations == null || registrations.isEmpty()) {
-			return this.stock.getMapper();
-		}
-		for (Map.Entry<MimeType, JsonMapper> registration : registrations.entrySet()) {
-			if (registration.getKey().includes(mimeType)) {
-				return registration.getValue();
-			}
-		}
-		return null;
 	}
 
 	/**

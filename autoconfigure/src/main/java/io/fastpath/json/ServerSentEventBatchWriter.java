@@ -182,7 +182,7 @@ final class ServerSentEventBatchWriter implements BatchWriter<Object> {
 	}
 
 	private JsonMapper mapper() {
-		JsonMapper mapper = StockJsonWriting.selectMapper(this.encoder, this.dataType, this.mediaType);
+		JsonMapper mapper = StockMapperSelection.select(this.encoder, this.dataType, this.mediaType);
 		if (mapper == null) {
 			throw new IllegalStateException("No ObjectMapper for " + this.dataType);
 		}

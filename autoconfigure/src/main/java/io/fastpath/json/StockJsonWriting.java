@@ -23,10 +23,10 @@ import org.springframework.util.MimeType;
 
 /**
  * How a stock {@link JacksonJsonEncoder} (exactly that class, whose protected methods are
- * known) writes: its mapper for a type and media type, its {@code ObjectWriter} for the
- * hints ({@code @JsonView}, filters), its JSON encoding for a charset, whether a media type
- * is a stream. The encoder keeps these to itself (protected or private), so
- * they are derived here from what it makes public, to the same result.
+ * known) writes once its mapper is selected ({@link StockMapperSelection}): its
+ * {@code ObjectWriter} for the hints ({@code @JsonView}, filters), its JSON encoding for a
+ * charset, whether a media type is a stream. The encoder keeps these to itself (protected
+ * or private), so they are derived here from what it makes public, to the same result.
  *
  * @author Fastpath
  */
@@ -42,28 +42,6 @@ final class StockJsonWriting {
 	}
 
 	private StockJsonWriting() {
-	}
-
-	/**
-	 * The mapper the encoder writes the type with, through its public registrations.
-	 * @return the mapper, or {@code null} when the type has registrations and none for
-	 * the media type
-	 */
-	static @Nullable JsonMapper selectMapper(JacksonJsonEncoder encoder, ResolvableType type,
-			@Nullable MimeType mimeType) {
-		if (mimeType == null) {
-			return encoder.getMapper();
-		}
-		Map<MimeType, JsonMapper> registrations = encoder.getMappersForType(type.toClass());
-		if (registrations == null || registrations.isEmpty()) {
-			return encoder.getMapper();
-		}
-		for (Map.Entry<MimeType, JsonMapper> registration : registrations.entrySet()) {
-			if (registration.getKey().includes(mimeType)) {
-				return registration.getValue();
-			}
-		}
-		return null;
 	}
 
 	/** The writer the encoder creates for the type, media type and hints. */

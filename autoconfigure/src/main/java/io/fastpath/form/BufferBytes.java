@@ -17,10 +17,11 @@ import org.springframework.util.ClassUtils;
  * Netty buffer's {@code ByteBuf}. {@code DataBuffer#getByte} of a heap buffer boxes the
  * arguments of its index checks on every call, and {@code readableByteBuffers()} makes
  * new views on every call. One instance per reader of a body, pointed at each buffer.
+ * Public for the readers of {@code io.fastpath.multipart}, not an API for applications.
  *
  * @author Fastpath
  */
-abstract class BufferBytes {
+public abstract class BufferBytes {
 
 	private static final boolean NETTY_PRESENT = ClassUtils.isPresent("io.netty.buffer.ByteBuf",
 			BufferBytes.class.getClassLoader());
@@ -69,7 +70,7 @@ abstract class BufferBytes {
 	 * @return whether it was retained: not unless it is a Netty buffer itself, not a
 	 * wrapper of one, whose retain and release the wrapper may count
 	 */
-	static boolean retainInPlace(DataBuffer buffer) {
+	public static boolean retainInPlace(DataBuffer buffer) {
 		return NETTY_PRESENT && Netty.retainNative(buffer);
 	}
 

@@ -5,9 +5,7 @@ import java.util.List;
 
 import org.springframework.http.codec.FormHttpMessageReader;
 import org.springframework.http.codec.HttpMessageReader;
-import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
-import org.springframework.http.codec.multipart.Part;
 import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.util.Assert;
@@ -30,11 +28,11 @@ import io.fastpath.codec.ReadListener;
  * fields: {@code getMultipartData()} and {@code @FormParam} on a multipart form then fail
  * with 413 at the first part too many. Unless told otherwise, its part reader, if it is
  * Spring's {@code DefaultPartHttpMessageReader} (exactly that class), is replaced by
- * {@link SlicingPartReader} with the same settings: one scan of the body, parts held as
- * slices of the request buffers; the map of parts is then read by
- * {@link MultipartDataReader}, which puts them in the map as they are scanned. So is
- * Spring's {@link PartEventHttpMessageReader} (exactly that class; {@code Flux<PartEvent>}
- * arguments), by {@link SlicingPartEventReader} with its settings. A standalone part
+ * Fastpath's with the same settings: one scan of the body, parts read from the request
+ * buffers; the map of parts is then read by Fastpath's reader, which puts them in the map
+ * as they are scanned. So is Spring's {@link PartEventHttpMessageReader} (exactly that
+ * class; {@code Flux<PartEvent>} arguments), by Fastpath's with its settings
+ * ({@link MultipartReaders}). A standalone part
  * reader ({@code Flux<Part>} arguments) stays stock. The replacements read server
  * requests only: a client's response (the decorator also decorates {@code WebClient}'s
  * readers) is read by the stock reader each replaced, with a client's errors and limits.
@@ -131,30 +129,11 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 	}
 
 	private MultipartHttpMessageReader countingParts(MultipartHttpMessageReader stock) {
-		if (stock.getPartReader() instanceof PartCountingReader) {
-			return stock;
-		}
-		return new MultipartDataReader(partReader(stock.getPartReader()), this.maxFields, stock);
+		return MultipartReaders.countingParts(stock, this.maxFields, this.multipart);
 	}
 
 	private HttpMessageReader<PartEvent> partEventReader(PartEventHttpMessageReader stock) {
-		if (this.multipart) {
-			PartEventSettings settings = PartEventSettings.of(stock);
-			if (settings != null) {
-				return new SlicingPartEventReader(settings, stock);
-			}
-		}
-		return stock;
-	}
-
-	private HttpMessageReader<Part> partReader(HttpMessageReader<Part> stock) {
-		if (this.multipart && stock.getClass() == DefaultPartHttpMessageReader.class) {
-			MultipartSettings settings = MultipartSettings.of((DefaultPartHttpMessageReader) stock);
-			if (settings != null) {
-				return new SlicingPartReader(settings, stock);
-			}
-		}
-		return stock;
+		return this.multipart ? MultipartReaders.partEvents(stock) : stock;
 	}
 
 }

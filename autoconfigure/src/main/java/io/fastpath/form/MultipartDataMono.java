@@ -36,7 +36,7 @@ import org.springframework.util.MultiValueMap;
  * after the last allowed fails the read with {@link TooManyFormFieldsException}, and a
  * part without a name with stock's error, as it completes, before the scan reads on
  * ({@link MapEntryCheck}). Errors are translated as the multipart reader's
- * ({@link RequestForm#translateMultipartError}). On error and cancel the assembly is
+ * ({@link MultipartReaders#translateError}). On error and cancel the assembly is
  * disposed and every part collected freed, once: the collector's lock orders the body's
  * thread, the writes' thread and a cancel, and no part is added once the read ended.
  *
@@ -80,7 +80,7 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 					new MapEntryCheck(this.maxParts));
 		}
 		catch (RuntimeException ex) {
-			Operators.error(actual, RequestForm.translateMultipartError(ex));
+			Operators.error(actual, MultipartReaders.translateError(ex));
 			return;
 		}
 		this.message.getBody().subscribe(new Collector(actual, assembly, this.toMap));
@@ -288,7 +288,7 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 			}
 			this.assembly.dispose();
 			freeCollected();
-			this.actual.onError(RequestForm.translateMultipartError(error));
+			this.actual.onError(MultipartReaders.translateError(error));
 		}
 
 		@Override

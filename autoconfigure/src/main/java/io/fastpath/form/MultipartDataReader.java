@@ -32,7 +32,7 @@ import org.springframework.util.MultiValueMapAdapter;
  * gave nothing but its type (a third of a kilobyte a form of five fields). Errors are those of the
  * reader it replaces over {@link PartCountingReader}: the part after the last allowed is
  * freed and the read fails with {@link TooManyFormFieldsException}, and the part reader's
- * errors are answered with 413 or 400 ({@link RequestForm#translateMultipartError}).
+ * errors are answered with 413 or 400 ({@link MultipartReaders#translateError}).
  * Every part is freed if the read fails or is cancelled; the parts of the map hold no
  * request buffer, and their files are the exchange's to delete when the request ends. A
  * client's response is read by the stock reader replaced, with a client's errors and limits. It stays a

@@ -36,14 +36,15 @@ import org.springframework.util.Assert;
  * of a body reads each of its bytes a constant number of times, plus at most a few
  * delimiter lengths per buffer and per part, whatever the body, and a part's headers
  * twice at most (to find their end, and to copy them).
- * <p>Not thread-safe: its owner feeds it one buffer at a time.
+ * <p>Not thread-safe: its owner feeds it one buffer at a time. Public for the readers of
+ * {@code io.fastpath.multipart}, not an API for applications.
  *
  * @author Fastpath
  */
-final class MultipartScanner {
+public final class MultipartScanner {
 
 	/** Where the parts go. */
-	interface Parts {
+	public interface Parts {
 
 		/**
 		 * A part starts.
@@ -156,7 +157,7 @@ final class MultipartScanner {
 	 * @param headersCharset the charset of a part's headers
 	 * @param parts where the parts go
 	 */
-	MultipartScanner(byte[] delimiter, int maxHeadersSize, Charset headersCharset, Parts parts) {
+	public MultipartScanner(byte[] delimiter, int maxHeadersSize, Charset headersCharset, Parts parts) {
 		Assert.isTrue(delimiter.length >= DELIMITER_PREFIX, "No delimiter");
 		this.firstBoundary = new Delimiter(delimiter, CRLF.length);
 		this.delimiter = this.firstBoundary.behindCrlf();
@@ -177,7 +178,7 @@ final class MultipartScanner {
 	 * @param charset the charset of the part headers
 	 * @return the delimiter
 	 */
-	static byte[] delimiter(String boundary, int from, int to, Charset charset) {
+	public static byte[] delimiter(String boundary, int from, int to, Charset charset) {
 		byte[] delimiter;
 		if (isAsciiCompatible(charset) && isAscii(boundary, from, to)) {
 			delimiter = new byte[DELIMITER_PREFIX + to - from];
@@ -215,7 +216,7 @@ final class MultipartScanner {
 	 * Return whether the closing boundary was read: the rest of the body is epilogue.
 	 * @return whether the body is done
 	 */
-	boolean isDone() {
+	public boolean isDone() {
 		return this.state == State.DONE;
 	}
 
@@ -226,7 +227,7 @@ final class MultipartScanner {
 	 * @throws DataBufferLimitException if a part's headers are over the limit, or
 	 * {@link Parts} refuses content
 	 */
-	void feed(DataBuffer buffer) {
+	public void feed(DataBuffer buffer) {
 		DataBuffer rest = buffer;
 		this.owned = true;
 		try {
@@ -262,7 +263,7 @@ final class MultipartScanner {
 	 * The body ended.
 	 * @throws DecodingException unless the closing boundary was read
 	 */
-	void complete() {
+	public void complete() {
 		switch (this.state) {
 			case PREAMBLE -> throw new DecodingException("Could not find first boundary");
 			case HEADERS -> throw new DecodingException("Could not find end of headers");
@@ -273,7 +274,7 @@ final class MultipartScanner {
 	}
 
 	/** Release what is held; the scanner reads nothing more. */
-	void dispose() {
+	public void dispose() {
 		this.state = State.DONE;
 		releasePending();
 	}

@@ -14,8 +14,8 @@ import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
 
 /**
- * Reads the parts of a multipart form as a server should answer them, as
- * {@link LazyFormHttpMessageReader} does for urlencoded forms: the number of parts is
+ * Reads the parts of a multipart form as a server should answer them, as the urlencoded
+ * form reader of {@code io.fastpath.form} does for its fields: the number of parts is
  * limited (the part after the last allowed is deleted and the read fails with
  * {@link TooManyFormFieldsException}, 413, as it arrives), and the wrapped reader's errors,
  * which {@code getMultipartData()} hands out as they are (a 500), are answered with 413
@@ -67,7 +67,7 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 				else {
 					sink.next(part);
 				}
-			}).onErrorMap(RequestForm::translateMultipartError);
+			}).onErrorMap(MultipartReaders::translateError);
 		});
 	}
 

@@ -20,11 +20,12 @@ import org.springframework.util.StringUtils;
  * rest of the part. Headers that are only a text field's disposition as browsers send
  * it are not even decoded: they are kept as the field's name ({@link #of}). Lines are
  * read as Spring's {@code MultipartParser} reads them: separated by CRLF, a line without
- * a colon ignored, spaces after the colon skipped.
+ * a colon ignored, spaces after the colon skipped. Public for the readers of
+ * {@code io.fastpath.multipart}, not an API for applications.
  *
  * @author Fastpath
  */
-final class PartHeaders {
+public final class PartHeaders {
 
 	/**
 	 * The start of a text field's headers as browsers send them, up to the name: the end
@@ -129,7 +130,7 @@ final class PartHeaders {
 	 * @return the disposition, empty if there is none
 	 * @throws IllegalArgumentException if it is malformed
 	 */
-	ContentDisposition disposition() {
+	public ContentDisposition disposition() {
 		ContentDisposition parsed = this.disposition;
 		if (parsed == null) {
 			if (this.fieldName != null) {
@@ -151,7 +152,7 @@ final class PartHeaders {
 	 * @return the filename, or {@code null} if it has none
 	 * @throws IllegalArgumentException if the disposition is malformed
 	 */
-	@Nullable String filename() {
+	public @Nullable String filename() {
 		return (this.fieldName != null) ? null : disposition().getFilename();
 	}
 
@@ -160,7 +161,7 @@ final class PartHeaders {
 	 * @return the name of the {@code Content-Disposition}
 	 * @throws IllegalStateException if it has none
 	 */
-	String name() {
+	public String name() {
 		String name = (this.fieldName != null) ? this.fieldName : disposition().getName();
 		Assert.state(name != null, "No name available");
 		return name;
@@ -175,7 +176,7 @@ final class PartHeaders {
 	 * @return the media type, or {@code null} if there is none
 	 * @throws org.springframework.http.InvalidMediaTypeException if it is malformed
 	 */
-	@Nullable MediaType contentType() {
+	public @Nullable MediaType contentType() {
 		if (!this.contentTypeParsed) {
 			String contentType = first(HttpHeaders.CONTENT_TYPE);
 			this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
@@ -188,7 +189,7 @@ final class PartHeaders {
 	 * Return the headers, built on first use.
 	 * @return the headers
 	 */
-	HttpHeaders headers() {
+	public HttpHeaders headers() {
 		HttpHeaders built = this.headers;
 		if (built == null) {
 			built = new HttpHeaders();

@@ -7,17 +7,13 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.codec.DecodingException;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.FormFieldPart;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
-import org.springframework.web.server.ContentTooLargeException;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.ServerWebInputException;
 
 /**
  * The form of a request in either encoding, read once per request: its text fields as
@@ -27,8 +23,8 @@ import org.springframework.web.server.ServerWebInputException;
  * {@code getMultipartData()}, so both are read by the readers the application configured
  * (with their limits), and other consumers of the exchange see the same form. Errors of
  * the multipart reader, which {@code getMultipartData()} hands out as they are, are
- * answered as a server should: a part too large or too many parts is 413, a malformed
- * body 400.
+ * answered as a server should ({@link MultipartReaders#translateError}): a part too large
+ * or too many parts is 413, a malformed body 400.
  *
  * @author Fastpath
  */
@@ -71,7 +67,7 @@ final class RequestForm {
 	private static Mono<RequestForm> read(ServerWebExchange exchange) {
 		if (isMultipartForm(contentType(exchange))) {
 			return exchange.getMultipartData()
-				.onErrorMap(RequestForm::translateMultipartError)
+				.onErrorMap(MultipartReaders::translateError)
 				.map((parts) -> new RequestForm(textFields(parts), parts));
 		}
 		return exchange.getFormData().map((map) -> new RequestForm(FormParameters.of(map), NO_PARTS));
@@ -115,36 +111,6 @@ final class RequestForm {
 			}
 		});
 		return FormParameters.of(fields);
-	}
-
-	/**
-	 * Answer an error of Spring's multipart reader as a server should.
-	 * @param error the error
-	 * @return a 413 for limits, a 400 for a malformed body, else the error itself
-	 */
-	static Throwable translateMultipartError(Throwable error) {
-		if (error instanceof DataBufferLimitException || error instanceof TooManyPartsException) {
-			return new ContentTooLargeException(error);
-		}
-		if (error instanceof DecodingException) {
-			if (isStockPartLimit(error)) {
-				return new ContentTooLargeException(error);
-			}
-			return new ServerWebInputException("Malformed multipart form: " + error.getMessage(), null, error);
-		}
-		return error;
-	}
-
-	/**
-	 * Whether the error is the part limit of Spring's own {@code DefaultPartHttpMessageReader}
-	 * (in use when {@code fastpath.form.multipart.enabled} is off, or Fastpath is): it raises
-	 * a plain {@link DecodingException}, with no type of its own to tell a limit from a
-	 * malformed body, so only its message tells. Fastpath's reader raises a
-	 * {@link TooManyPartsException}. A test on stock's reader pins the message.
-	 */
-	private static boolean isStockPartLimit(Throwable error) {
-		String message = error.getMessage();
-		return message != null && message.startsWith("Too many parts");
 	}
 
 	/**

@@ -15,6 +15,7 @@ import io.fastpath.form.FormArgumentsWebFluxConfigurer;
 import io.fastpath.form.FormParam;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.form.LazyFormReaders;
+import io.fastpath.form.MultipartReadersInPlace;
 import io.fastpath.json.FastpathJsonDecoder;
 import io.fastpath.json.BatchingWriters;
 import io.fastpath.json.JsonArrayDecoding;
@@ -192,14 +193,14 @@ class FastpathAutoConfigurationTests {
 					"spring.webflux.multipart.file-storage-directory=" + files)
 			.run((context) -> {
 				ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
-				assertThat(LazyFormReaders.partReaderSettings(configurer.getReaders()))
-					.isEqualTo(new LazyFormReaders.PartReaderSettings(1024, 2 * 1024 * 1024, 9, 3 * 1024,
+				assertThat(MultipartReadersInPlace.partReaderSettings(configurer.getReaders()))
+					.isEqualTo(new MultipartReadersInPlace.PartReaderSettings(1024, 2 * 1024 * 1024, 9, 3 * 1024,
 							StandardCharsets.ISO_8859_1, files));
 				assertThat(configurer.getReaders())
 					.noneMatch((reader) -> reader.getClass() == PartEventHttpMessageReader.class);
 				// Boot gives the event reader the disk limit as its part limit
-				assertThat(LazyFormReaders.partEventReaderSettings(configurer.getReaders()))
-					.isEqualTo(new LazyFormReaders.PartEventReaderSettings(1024, 3 * 1024, 9, 2 * 1024 * 1024,
+				assertThat(MultipartReadersInPlace.partEventReaderSettings(configurer.getReaders()))
+					.isEqualTo(new MultipartReadersInPlace.PartEventReaderSettings(1024, 3 * 1024, 9, 2 * 1024 * 1024,
 							StandardCharsets.ISO_8859_1));
 			});
 	}
@@ -208,8 +209,8 @@ class FastpathAutoConfigurationTests {
 	void serverMultipartPartsAreReadByStockWhenMultipartIsSwitchedOff() {
 		this.webFluxRunner.withPropertyValues("fastpath.form.multipart.enabled=false").run((context) -> {
 			ServerCodecConfigurer configurer = context.getBean(ServerCodecConfigurer.class);
-			assertThat(LazyFormReaders.partReaderSettings(configurer.getReaders())).isNull();
-			assertThat(LazyFormReaders.partEventReaderSettings(configurer.getReaders())).isNull();
+			assertThat(MultipartReadersInPlace.partReaderSettings(configurer.getReaders())).isNull();
+			assertThat(MultipartReadersInPlace.partEventReaderSettings(configurer.getReaders())).isNull();
 			assertThat(configurer.getReaders()).anyMatch(LazyFormReaders::isLazyForm)
 				.anyMatch((reader) -> reader.getClass() == PartEventHttpMessageReader.class);
 		});

@@ -37,7 +37,7 @@ class RequestFormErrorsTests {
 
 	@Test
 	void aMalformedBodyIsABadRequestNamingWhatIsWrong() {
-		Throwable answer = RequestForm.translateMultipartError(new DecodingException("Could not find end of body"));
+		Throwable answer = MultipartReaders.translateError(new DecodingException("Could not find end of body"));
 		assertThat(((ResponseStatusException) answer).getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(((ResponseStatusException) answer).getReason())
 			.isEqualTo("Malformed multipart form: Could not find end of body");
@@ -46,11 +46,11 @@ class RequestFormErrorsTests {
 	@Test
 	void anyOtherErrorIsLeftAsItIs() {
 		IllegalStateException error = new IllegalStateException("not a multipart error");
-		assertThat(RequestForm.translateMultipartError(error)).isSameAs(error);
+		assertThat(MultipartReaders.translateError(error)).isSameAs(error);
 	}
 
 	private static HttpStatus status(Throwable error) {
-		Throwable answer = RequestForm.translateMultipartError(error);
+		Throwable answer = MultipartReaders.translateError(error);
 		assertThat(answer).isInstanceOf(ResponseStatusException.class).hasCause(error);
 		return HttpStatus.resolve(((ResponseStatusException) answer).getStatusCode().value());
 	}

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
-import io.fastpath.form.LazyFormReaders;
+import io.fastpath.form.MultipartReadersInPlace;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,9 +54,9 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 
 	@Test
 	void partsAreReadByFastpath() {
-		assertThat(LazyFormReaders.partReaderSettings(this.codecs.getReaders())).isNotNull()
+		assertThat(MultipartReadersInPlace.partReaderSettings(this.codecs.getReaders())).isNotNull()
 			.satisfies((settings) -> assertThat(settings.maxInMemorySize()).isEqualTo(64 * 1024));
-		assertThat(LazyFormReaders.readsMultipartData(this.codecs.getReaders())).isTrue();
+		assertThat(MultipartReadersInPlace.readsMultipartData(this.codecs.getReaders())).isTrue();
 	}
 
 	@Test
@@ -77,7 +77,7 @@ abstract class MultipartIntegrationTests extends RealServerTests {
 
 	@Test
 	void partEventsAreReadByFastpath() {
-		assertThat(LazyFormReaders.partEventReaderSettings(this.codecs.getReaders())).isNotNull()
+		assertThat(MultipartReadersInPlace.partEventReaderSettings(this.codecs.getReaders())).isNotNull()
 			.satisfies((settings) -> assertThat(settings.maxInMemorySize()).isEqualTo(64 * 1024));
 	}
 

@@ -6,7 +6,7 @@ import io.fastpath.codec.ReadListener;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.json.JsonArrayDecoding;
-import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.json.write.JsonBatchEncoding;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ListableBeanFactory;

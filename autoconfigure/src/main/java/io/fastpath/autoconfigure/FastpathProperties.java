@@ -1,6 +1,6 @@
 package io.fastpath.autoconfigure;
 
-import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.json.write.JsonBatchEncoding;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;

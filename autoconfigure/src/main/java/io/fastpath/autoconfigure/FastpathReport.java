@@ -22,7 +22,7 @@ import io.fastpath.codec.ReadEvent.Feature;
 import io.fastpath.form.FormArgumentsWebFluxConfigurer;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.json.JsonArrayDecoding;
-import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.json.write.JsonBatchEncoding;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.http.client.reactive.ClientHttpConnector;

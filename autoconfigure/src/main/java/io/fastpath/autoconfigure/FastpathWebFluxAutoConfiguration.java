@@ -2,7 +2,7 @@ package io.fastpath.autoconfigure;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.HttpMessageWriterDecorator;
-import io.fastpath.form.PartFilesWebFilter;
+import io.fastpath.multipart.PartFilesWebFilter;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -12,6 +12,7 @@ import org.springframework.util.Assert;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
 import io.fastpath.codec.ReadListener;
+import io.fastpath.multipart.MultipartReaders;
 
 /**
  * Puts a lazy form reader in place of the stock {@link FormHttpMessageReader} (exactly

@@ -15,6 +15,8 @@ import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.fastpath.multipart.MultipartReaders;
+
 /**
  * The form of a request in either encoding, read once per request: its text fields as
  * {@link FormParameters}, and, for {@code multipart/form-data}, its parts. An

@@ -12,10 +12,11 @@ import org.springframework.util.ClassUtils;
  * application does not run in a native image (Blackbird generates classes at run time).
  * Apart from {@link BlackbirdTwins}, which links against Blackbird's classes, so that
  * asking costs nothing where Blackbird is missing.
+ * <p>Public for the writers of {@code io.fastpath.json.write}, not an API for applications.
  *
  * @author Fastpath
  */
-final class BlackbirdAvailability {
+public final class BlackbirdAvailability {
 
 	private static final Log logger = LogFactory.getLog(BlackbirdAvailability.class);
 
@@ -31,7 +32,7 @@ final class BlackbirdAvailability {
 	 * @param use what they are for
 	 * @return the twins, or {@code null} to use the application's mappers as they are
 	 */
-	static @Nullable BlackbirdTwins twins(boolean wanted, BlackbirdTwins.Use use) {
+	public static @Nullable BlackbirdTwins twins(boolean wanted, BlackbirdTwins.Use use) {
 		if (!wanted || NativeDetector.inNativeImage()) {
 			return null;
 		}

@@ -35,10 +35,11 @@ import org.springframework.http.codec.json.JacksonJsonEncoder;
  * <p>Each twin is kept as long as its application mapper is reachable, and no longer: the
  * twin holds no reference to it. Reading and writing have twins of their own, whose
  * failures are told apart.
+ * <p>Public for the writers of {@code io.fastpath.json.write}, not an API for applications.
  *
  * @author Fastpath
  */
-final class BlackbirdTwins {
+public final class BlackbirdTwins {
 
 	private static final String BLACKBIRD_PACKAGE = BlackbirdModule.class.getPackageName();
 
@@ -62,11 +63,11 @@ final class BlackbirdTwins {
 	/** Types the twins failed on, used with the application's mappers. */
 	private final Set<Type> failedTypes = ConcurrentHashMap.newKeySet();
 
-	BlackbirdTwins(Use use) {
+	public BlackbirdTwins(Use use) {
 		this(use, LogFactory.getLog(BlackbirdTwins.class), BlackbirdModule::new);
 	}
 
-	BlackbirdTwins(Use use, Log logger, Supplier<JacksonModule> blackbird) {
+	public BlackbirdTwins(Use use, Log logger, Supplier<JacksonModule> blackbird) {
 		this.use = use;
 		this.logger = logger;
 		this.blackbird = blackbird;
@@ -79,7 +80,7 @@ final class BlackbirdTwins {
 	 * @param type the type to read or write
 	 * @return the mapper to use
 	 */
-	JsonMapper mapperFor(JsonMapper mapper, Type type) {
+	public JsonMapper mapperFor(JsonMapper mapper, Type type) {
 		if (this.failedTypes.contains(type)) {
 			return mapper;
 		}
@@ -101,7 +102,7 @@ final class BlackbirdTwins {
 	 * @param type the type to write
 	 * @return the twin, or {@code null} to write with the selected mapper
 	 */
-	@Nullable JsonMapper twinForWriting(JacksonJsonEncoder encoder, JsonMapper selected, Type type) {
+	public @Nullable JsonMapper twinForWriting(JacksonJsonEncoder encoder, JsonMapper selected, Type type) {
 		if (selected != encoder.getMapper()) {
 			return null;
 		}
@@ -115,7 +116,7 @@ final class BlackbirdTwins {
 	 * @param type the type
 	 * @param failure what the twin raised
 	 */
-	void failed(Type type, Throwable failure) {
+	public void failed(Type type, Throwable failure) {
 		if (this.failedTypes.add(type)) {
 			this.logger.warn("JSON of type " + type.getTypeName() + " is " + this.use.participle()
 					+ " with the application's mapper from now on: its twin that adds Blackbird failed on it with "
@@ -131,7 +132,7 @@ final class BlackbirdTwins {
 	 * @param failure what reading or writing raised
 	 * @return whether the application's mapper may succeed
 	 */
-	static boolean isTwinFailure(Throwable failure) {
+	public static boolean isTwinFailure(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof LinkageError) {
 				return true;
@@ -193,7 +194,7 @@ final class BlackbirdTwins {
 	}
 
 	/** What twins are made for, each use with twins and failures of its own. */
-	enum Use {
+	public enum Use {
 
 		READING("read"), WRITING("written");
 

@@ -67,7 +67,7 @@ class RuntimeHintsTests {
 			.extracting((registrar) -> registrar.getClass().getName())
 			.filteredOn((name) -> name.startsWith("io.fastpath."))
 			.containsExactlyInAnyOrder("io.fastpath.buffer.AggregatorRuntimeHints",
-					"io.fastpath.form.FormParamRuntimeHints", "io.fastpath.form.MultipartRuntimeHints",
+					"io.fastpath.form.FormParamRuntimeHints", "io.fastpath.multipart.MultipartRuntimeHints",
 					"io.fastpath.json.FastpathJsonDecoderRuntimeHints");
 	}
 

@@ -1,6 +1,6 @@
 package io.fastpath.autoconfigure;
 
-import io.fastpath.form.PartFilesWebFilter;
+import io.fastpath.multipart.PartFilesWebFilter;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

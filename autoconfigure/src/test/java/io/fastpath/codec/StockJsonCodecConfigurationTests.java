@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 import io.fastpath.buffer.WholeBodyAggregation;
 import io.fastpath.json.FastpathJsonDecoder;
 import io.fastpath.json.JsonArrayDecoding;
-import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.json.write.JsonBatchEncoding;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.reactivestreams.Publisher;

@@ -9,7 +9,7 @@ import java.util.UUID;
 import io.fastpath.integration.FastpathTestApplication.Person;
 import io.fastpath.integration.FastpathTestApplication.WriteController;
 import io.fastpath.integration.FastpathTestApplication.WriteHandshakes;
-import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.json.write.JsonBatchEncoding;
 import io.fastpath.test.CapturedLogs;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

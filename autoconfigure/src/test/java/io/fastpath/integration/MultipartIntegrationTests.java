@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
-import io.fastpath.form.MultipartReadersInPlace;
+import io.fastpath.multipart.MultipartReadersInPlace;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -19,8 +19,8 @@ import java.util.function.LongSupplier;
 
 import io.fastpath.integration.FastpathTestApplication.Person;
 import io.fastpath.integration.FastpathTestApplication.WriteController;
-import io.fastpath.json.BatchingWriters;
-import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.json.write.BatchingWriters;
+import io.fastpath.json.write.JsonBatchEncoding;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.ChannelOption;

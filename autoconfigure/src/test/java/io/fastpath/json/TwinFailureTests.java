@@ -1,14 +1,13 @@
 package io.fastpath.json;
 
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
 import io.fastpath.codec.ReadListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.RecordingLog;
 import org.apache.commons.logging.Log;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -164,28 +163,6 @@ class TwinFailureTests {
 	}
 
 	static class CustomMapper extends JsonMapper {
-
-	}
-
-	/** A {@link Log} that records what is logged at INFO and WARN. */
-	static final class RecordingLog {
-
-		final List<String> infos = new ArrayList<>();
-
-		final List<String> warnings = new ArrayList<>();
-
-		Log proxy() {
-			return (Log) Proxy.newProxyInstance(Log.class.getClassLoader(), new Class<?>[] { Log.class },
-					(proxy, method, arguments) -> {
-						switch (method.getName()) {
-							case "info" -> this.infos.add(String.valueOf(arguments[0]));
-							case "warn" -> this.warnings.add(String.valueOf(arguments[0]));
-							default -> {
-							}
-						}
-						return (method.getReturnType() == boolean.class) ? false : null;
-					});
-		}
 
 	}
 

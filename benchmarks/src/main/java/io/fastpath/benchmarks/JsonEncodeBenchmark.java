@@ -7,7 +7,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import io.fastpath.benchmarks.JsonArrayDecodeBenchmark.Pojo;
-import io.fastpath.json.JsonBatchEncoding;
+import io.fastpath.json.write.JsonBatchEncoding;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;

@@ -1,0 +1,142 @@
+package io.fastpath.json.write;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.Hints;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpOutputMessage;
+import org.springframework.http.codec.EncoderHttpMessageWriter;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+
+/**
+ * The stock writer of a {@link BatchingJsonEncoder}, but for one thing: a JSON array
+ * whose source completed while its first batch was filled (a {@code Flux} of a few
+ * values, an empty one) is written as the stock writer writes a {@code Mono}, as one
+ * buffer with a {@code Content-Length}, where a {@code Flux} otherwise goes out in
+ * chunks. The body's bytes are the same; on Reactor Netty that one buffer goes out with
+ * the headers in a single write and without chunk framing, cheaper than a chunked
+ * {@code Flux} of the same bytes. A streaming media type, a {@code Mono}, a body of more
+ * than one batch, and a request body ({@code WebClient}) are written in the stock
+ * writer's way, but that a body written straight to Reactor Netty is paced by what it
+ * has sent ({@link SendPacing}), a streaming body's batches are released when the write
+ * ends before the transport took them ({@link FlushedParts}), and a body is cancelled
+ * when its write ends first ({@link BodyCancellation}).
+ *
+ * @author Fastpath
+ */
+final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
+
+	BatchingJsonWriter(BatchingJsonEncoder encoder) {
+		super(encoder);
+	}
+
+	@Override
+	public Mono<Void> write(Publisher<?> inputStream, ResolvableType elementType, @Nullable MediaType mediaType,
+			ReactiveHttpOutputMessage message, Map<String, Object> hints) {
+		if (inputStream instanceof Mono) {
+			return super.write(inputStream, elementType, mediaType, message, hints);
+		}
+		boolean paced = SendPacing.releasesOnceSent(message);
+		Mono<Void> write;
+		if (message instanceof ServerHttpResponse) {
+			// Responses only: a client connector may subscribe to a request body after the
+			// write has returned (the JDK's and Jetty's do), later than the first batch can be
+			// looked at.
+			OneBatchBody body = new OneBatchBody();
+			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, body),
+					Hints.merge(hints, OneBatchBody.HINT, body));
+		}
+		else if (paced) {
+			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, null), hints);
+		}
+		else {
+			// The JDK's and Jetty's connectors end the write before they subscribe to the body:
+			// its end says nothing of the body's
+			write = super.write(inputStream, elementType, mediaType, message, hints);
+		}
+		return SendPacing.pacedIf(paced, write);
+	}
+
+	/**
+	 * The message written to, a server response or a request that Reactor Netty sends,
+	 * whose write ends when the body has gone out: a response body that went out as one
+	 * batch is written as a {@code Mono} of it, with its length; the batches of a streaming
+	 * body, each flushed, are released when the write ends before the transport took them
+	 * ({@link FlushedParts}); and the body is cancelled when the write ends first
+	 * ({@link BodyCancellation}).
+	 */
+	private static final class BatchedMessage implements ReactiveHttpOutputMessage {
+
+		private final ReactiveHttpOutputMessage delegate;
+
+		private final @Nullable OneBatchBody body;
+
+		BatchedMessage(ReactiveHttpOutputMessage delegate, @Nullable OneBatchBody body) {
+			this.delegate = delegate;
+			this.body = body;
+		}
+
+		@Override
+		public Mono<Void> writeWith(Publisher<? extends DataBuffer> batches) {
+			return BodyCancellation.cancelledWithWrite(batches, this::writeBatches);
+		}
+
+		private Mono<Void> writeBatches(Flux<? extends DataBuffer> batches) {
+			OneBatchBody body = this.body;
+			if (body == null) {
+				return this.delegate.writeWith(batches);
+			}
+			return Flux.<DataBuffer>from(batches).switchOnFirst((first, all) -> {
+				DataBuffer batch = first.get();
+				if (batch != null && body.isOneBatch()) {
+					this.delegate.getHeaders().setContentLength(batch.readableByteCount());
+					return this.delegate.writeWith(all.singleOrEmpty());
+				}
+				return this.delegate.writeWith(all);
+			}).then();
+		}
+
+		@Override
+		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+			return BodyCancellation.cancelledWithWrite(body,
+					(parts) -> FlushedParts.writeAndFlush(this.delegate, parts));
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.delegate.getHeaders();
+		}
+
+		@Override
+		public DataBufferFactory bufferFactory() {
+			return this.delegate.bufferFactory();
+		}
+
+		@Override
+		public void beforeCommit(Supplier<? extends Mono<Void>> action) {
+			this.delegate.beforeCommit(action);
+		}
+
+		@Override
+		public boolean isCommitted() {
+			return this.delegate.isCommitted();
+		}
+
+		@Override
+		public Mono<Void> setComplete() {
+			return this.delegate.setComplete();
+		}
+
+	}
+
+}

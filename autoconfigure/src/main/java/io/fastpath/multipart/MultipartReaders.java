@@ -1,0 +1,101 @@
+package io.fastpath.multipart;
+
+import org.springframework.core.codec.DecodingException;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.codec.multipart.PartEvent;
+import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
+import org.springframework.web.server.ContentTooLargeException;
+import org.springframework.web.server.ServerWebInputException;
+
+/**
+ * The multipart readers Fastpath puts in place of stock ones, and how a multipart read's
+ * errors are answered: what {@code LazyFormDecoding} and the form arguments of
+ * {@code io.fastpath.form} use of this package, whose readers are otherwise internal.
+ * Public for that package; applications install the readers with {@code LazyFormDecoding}.
+ *
+ * @author Fastpath
+ */
+public final class MultipartReaders {
+
+	private MultipartReaders() {
+	}
+
+	/**
+	 * Return a reader of the map of parts in place of the given stock one, limited to the
+	 * given number of parts: the part after the last allowed fails the read with
+	 * {@code TooManyFormFieldsException} (413) and the part reader's errors are answered
+	 * with 413 or 400 ({@link #translateError}). Its part reader is Fastpath's if so asked
+	 * and the stock one is Spring's {@link DefaultPartHttpMessageReader} (exactly that
+	 * class), with its settings; else the stock one's. A reader this method made is
+	 * returned as it is.
+	 * @param stock the stock reader of the map of parts
+	 * @param maxParts the most parts a request may have
+	 * @param slicing whether to read parts with Fastpath's part reader
+	 * @return the reader to put in the stock one's place
+	 */
+	public static MultipartHttpMessageReader countingParts(MultipartHttpMessageReader stock, int maxParts,
+			boolean slicing) {
+		if (stock.getPartReader() instanceof PartCountingReader) {
+			return stock;
+		}
+		HttpMessageReader<Part> parts = slicing ? partReader(stock.getPartReader()) : stock.getPartReader();
+		return new MultipartDataReader(parts, maxParts, stock);
+	}
+
+	private static HttpMessageReader<Part> partReader(HttpMessageReader<Part> stock) {
+		if (stock.getClass() == DefaultPartHttpMessageReader.class) {
+			MultipartSettings settings = MultipartSettings.of((DefaultPartHttpMessageReader) stock);
+			if (settings != null) {
+				return new SlicingPartReader(settings, stock);
+			}
+		}
+		return stock;
+	}
+
+	/**
+	 * Return Fastpath's reader of {@link PartEvent}s with the settings of the given stock
+	 * one, or the stock one if its settings cannot be read.
+	 * @param stock Spring's {@link PartEventHttpMessageReader}
+	 * @return the reader to put in its place
+	 */
+	public static HttpMessageReader<PartEvent> partEvents(PartEventHttpMessageReader stock) {
+		PartEventSettings settings = PartEventSettings.of(stock);
+		return (settings != null) ? new SlicingPartEventReader(settings, stock) : stock;
+	}
+
+	/**
+	 * Answer an error of a multipart reader, Fastpath's or Spring's, as a server should.
+	 * {@code getMultipartData()} hands them out as they are, a 500.
+	 * @param error the error
+	 * @return a 413 for limits, a 400 for a malformed body, else the error itself
+	 */
+	public static Throwable translateError(Throwable error) {
+		if (error instanceof DataBufferLimitException || error instanceof TooManyPartsException) {
+			return new ContentTooLargeException(error);
+		}
+		if (error instanceof DecodingException) {
+			if (isStockPartLimit(error)) {
+				return new ContentTooLargeException(error);
+			}
+			return new ServerWebInputException("Malformed multipart form: " + error.getMessage(), null, error);
+		}
+		return error;
+	}
+
+	/**
+	 * Whether the error is the part limit of Spring's own {@code DefaultPartHttpMessageReader}
+	 * (in use when {@code fastpath.form.multipart.enabled} is off, or Fastpath is): it raises
+	 * a plain {@link DecodingException}, with no type of its own to tell a limit from a
+	 * malformed body, so only its message tells. Fastpath's reader raises a
+	 * {@link TooManyPartsException}. A test on stock's reader pins the message.
+	 */
+	private static boolean isStockPartLimit(Throwable error) {
+		String message = error.getMessage();
+		return message != null && message.startsWith("Too many parts");
+	}
+
+}

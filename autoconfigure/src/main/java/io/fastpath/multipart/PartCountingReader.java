@@ -1,0 +1,83 @@
+package io.fastpath.multipart;
+
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.http.MediaType;
+import org.springframework.http.ReactiveHttpInputMessage;
+import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
+
+import io.fastpath.form.TooManyFormFieldsException;
+
+/**
+ * Reads the parts of a multipart form as a server should answer them, as the urlencoded
+ * form reader of {@code io.fastpath.form} does for its fields: the number of parts is
+ * limited (the part after the last allowed is deleted and the read fails with
+ * {@link TooManyFormFieldsException}, 413, as it arrives), and the wrapped reader's errors,
+ * which {@code getMultipartData()} hands out as they are (a 500), are answered with 413
+ * for its limits and 400 for a malformed body, whoever reads the form. Wraps the part
+ * reader of Spring's {@code MultipartHttpMessageReader}, which deletes the parts it had
+ * collected when the read fails; everything else is the wrapped reader's.
+ *
+ * @author Fastpath
+ */
+final class PartCountingReader implements HttpMessageReader<Part> {
+
+	private final HttpMessageReader<Part> parts;
+
+	private final int maxParts;
+
+	PartCountingReader(HttpMessageReader<Part> parts, int maxParts) {
+		this.parts = parts;
+		this.maxParts = maxParts;
+	}
+
+	HttpMessageReader<Part> parts() {
+		return this.parts;
+	}
+
+	@Override
+	public List<MediaType> getReadableMediaTypes() {
+		return this.parts.getReadableMediaTypes();
+	}
+
+	@Override
+	public List<MediaType> getReadableMediaTypes(ResolvableType elementType) {
+		return this.parts.getReadableMediaTypes(elementType);
+	}
+
+	@Override
+	public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
+		return this.parts.canRead(elementType, mediaType);
+	}
+
+	@Override
+	public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
+		return Flux.defer(() -> {
+			int[] count = new int[1];
+			return this.parts.read(elementType, message, hints).<Part>handle((part, sink) -> {
+				if (++count[0] > this.maxParts) {
+					part.delete().subscribe();
+					sink.error(new TooManyFormFieldsException(this.maxParts));
+				}
+				else {
+					sink.next(part);
+				}
+			}).onErrorMap(MultipartReaders::translateError);
+		});
+	}
+
+	@Override
+	public Mono<Part> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
+			Map<String, Object> hints) {
+
+		return this.parts.readMono(elementType, message, hints);
+	}
+
+}

@@ -1,0 +1,186 @@
+package io.fastpath.multipart.scan;
+
+import java.nio.ByteBuffer;
+
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferWrapper;
+import org.springframework.core.io.buffer.DefaultDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Reads the readable bytes of a buffer in place, index 0 at its read position, without
+ * allocating per byte or per buffer: from a heap buffer's own {@code ByteBuffer} or a
+ * Netty buffer's {@code ByteBuf}. {@code DataBuffer#getByte} of a heap buffer boxes the
+ * arguments of its index checks on every call, and {@code readableByteBuffers()} makes
+ * new views on every call. One instance per reader of a body, pointed at each buffer.
+ * Public for the readers of {@code io.fastpath.multipart}, not an API for applications.
+ *
+ * @author Fastpath
+ */
+public abstract class BufferBytes {
+
+	private static final boolean NETTY_PRESENT = ClassUtils.isPresent("io.netty.buffer.ByteBuf",
+			BufferBytes.class.getClassLoader());
+
+	/**
+	 * Return a reader of the given buffer's bytes, reusing one of the given readers where
+	 * the buffer's kind allows.
+	 * @param buffer the buffer
+	 * @param nio the reader of heap and NIO buffers to reuse
+	 * @param netty the reader of Netty buffers to reuse, or {@code null} without Netty
+	 * @return the reader, pointed at the buffer
+	 */
+	static BufferBytes of(DataBuffer buffer, Nio nio, @Nullable BufferBytes netty) {
+		DataBuffer unwrapped = unwrap(buffer);
+		if (unwrapped instanceof DefaultDataBuffer heap) {
+			return nio.point(heap.getNativeBuffer(), buffer.readPosition());
+		}
+		if (netty != null && ((Netty) netty).point(unwrapped)) {
+			return netty;
+		}
+		// another kind of buffer: a copy of its readable bytes
+		int readable = buffer.readableByteCount();
+		ByteBuffer copy = ByteBuffer.allocate(readable);
+		buffer.toByteBuffer(buffer.readPosition(), copy, 0, readable);
+		return nio.point(copy, 0);
+	}
+
+	/**
+	 * Return whether bytes at the front of the buffer are best handed on as a retained
+	 * view of them ({@code retainedSlice}), the buffer read on behind them, rather than
+	 * split off: a Netty buffer's {@code split} makes the rest of the buffer a new slice
+	 * as well, where its view is one pooled slice; a heap buffer's view costs more than
+	 * its split.
+	 * @param buffer the buffer
+	 * @return whether it is a Netty buffer
+	 */
+	static boolean viewsCheaply(DataBuffer buffer) {
+		return NETTY_PRESENT && Netty.isNetty(unwrap(buffer));
+	}
+
+	/**
+	 * Retain a Netty buffer in place, for a part that keeps bytes of it and releases it
+	 * once with {@code DataBufferUtils.release}: its {@code ByteBuf}, not the
+	 * {@code DataBuffer}, whose {@code retain()} makes a new wrapper every time.
+	 * @param buffer the buffer
+	 * @return whether it was retained: not unless it is a Netty buffer itself, not a
+	 * wrapper of one, whose retain and release the wrapper may count
+	 */
+	public static boolean retainInPlace(DataBuffer buffer) {
+		return NETTY_PRESENT && Netty.retainNative(buffer);
+	}
+
+	private static DataBuffer unwrap(DataBuffer buffer) {
+		DataBuffer unwrapped = buffer;
+		while (unwrapped instanceof DataBufferWrapper wrapper) {
+			unwrapped = wrapper.dataBuffer();
+		}
+		return unwrapped;
+	}
+
+	/**
+	 * A reader of Netty buffers, if Netty is on the class path.
+	 * @return the reader, or {@code null}
+	 */
+	static @Nullable BufferBytes netty() {
+		return NETTY_PRESENT ? new Netty() : null;
+	}
+
+	/**
+	 * Return the byte at the given index.
+	 * @param index from the read position
+	 * @return the byte
+	 */
+	abstract byte get(int index);
+
+	/**
+	 * Copy bytes out.
+	 * @param index from the read position
+	 * @param target the array to copy to
+	 * @param offset where in the array
+	 * @param length how many bytes
+	 */
+	abstract void copy(int index, byte[] target, int offset, int length);
+
+	/** Heap and NIO buffers, read with absolute gets. */
+	static final class Nio extends BufferBytes {
+
+		/** Until pointed at a buffer: one empty buffer for all, never read. */
+		private static final ByteBuffer NONE = ByteBuffer.allocate(0);
+
+		private ByteBuffer buffer = NONE;
+
+		private int base;
+
+		Nio point(ByteBuffer buffer, int base) {
+			this.buffer = buffer;
+			this.base = base;
+			return this;
+		}
+
+		@Override
+		byte get(int index) {
+			return this.buffer.get(this.base + index);
+		}
+
+		@Override
+		void copy(int index, byte[] target, int offset, int length) {
+			this.buffer.get(this.base + index, target, offset, length);
+		}
+
+	}
+
+	/** Netty buffers; loaded only when Netty is on the class path. */
+	static final class Netty extends BufferBytes {
+
+		private @Nullable ByteBuf buffer;
+
+		private int base;
+
+		static boolean isNetty(DataBuffer dataBuffer) {
+			return dataBuffer instanceof NettyDataBuffer;
+		}
+
+		static boolean retainNative(DataBuffer dataBuffer) {
+			if (dataBuffer instanceof NettyDataBuffer netty) {
+				netty.getNativeBuffer().retain();
+				return true;
+			}
+			return false;
+		}
+
+		boolean point(DataBuffer dataBuffer) {
+			if (dataBuffer instanceof NettyDataBuffer netty) {
+				ByteBuf bytes = netty.getNativeBuffer();
+				this.buffer = bytes;
+				this.base = bytes.readerIndex();
+				return true;
+			}
+			return false;
+		}
+
+		@Override
+		byte get(int index) {
+			return nativeBuffer().getByte(this.base + index);
+		}
+
+		@Override
+		void copy(int index, byte[] target, int offset, int length) {
+			nativeBuffer().getBytes(this.base + index, target, offset, length);
+		}
+
+		private ByteBuf nativeBuffer() {
+			ByteBuf current = this.buffer;
+			if (current == null) {
+				throw new IllegalStateException("No buffer");
+			}
+			return current;
+		}
+
+	}
+
+}

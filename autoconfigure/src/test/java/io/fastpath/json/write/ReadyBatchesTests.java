@@ -1,0 +1,581 @@
+package io.fastpath.json.write;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import io.fastpath.codec.WriteEvent;
+import io.fastpath.codec.WriteListener;
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+import io.fastpath.test.NoDroppedErrorsExtension;
+import io.fastpath.test.TestSeed;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.json.JacksonJsonEncoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How the batching encoder batches: what the source has ready goes out in one buffer, no
+ * value waits for another, nothing is written ahead of demand beyond the cap, nothing is
+ * emitted before the first signal of the source, and a cancel at any point releases every
+ * buffer and cancels the source.
+ */
+@ExtendWith({ TestSeed.class, NoDroppedErrorsExtension.class })
+class ReadyBatchesTests {
+
+	private static final ResolvableType INTEGER = ResolvableType.forClass(Integer.class);
+
+	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
+
+	private final JacksonJsonEncoder stock = new JacksonJsonEncoder();
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/json", "application/x-ndjson" })
+	void valuesThatTheSourceHasReadyGoOutInOneBuffer(String mediaType) {
+		Flux<Integer> values = Flux.range(0, 1000);
+		WrittenBody body = WrittenBody.collect(encoder(64 * 1024).encode(values,
+				this.factory, INTEGER, MediaType.parseMediaType(mediaType), Map.of()));
+		// A stream sends its first value ahead: the source's next poll might block
+		assertThat(body.buffers()).isEqualTo(mediaType.endsWith("ndjson") ? 2 : 1);
+		assertThat(body.error()).isNull();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aBatchIsEmittedOnceTheNextValueCouldTakeItPastTheCap() {
+		// hide(): a source that is not fused, whose first batch is kept within the cap too
+		List<Integer> sizes = batchSizes(Flux.range(0, 1000).hide(), 100);
+		// 3891 bytes: 2890 digits, 999 commas and the brackets. The largest value with its
+		// comma takes 4 bytes: every batch but the last holds 97 to 100 bytes, never more
+		// (a batch past the cap would have grown, copied whole into a larger buffer).
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
+		assertThat(sizes.subList(0, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
+		assertThat(sizes.get(sizes.size() - 1)).isBetween(1, 100);
+	}
+
+	@Test
+	void theFirstBatchOfAJsonArrayResponseFromAFusedSourceHoldsUpToTwoCaps() {
+		// Flux.range is fused: its first batch is kept within 200 bytes, the next within 100
+		List<Integer> sizes = batchSizes(Flux.range(0, 1000), 100, MediaType.APPLICATION_JSON, new OneBatchBody());
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3891);
+		assertThat(sizes.get(0)).isBetween(197, 200);
+		assertThat(sizes.subList(1, sizes.size() - 1)).allSatisfy((size) -> assertThat(size).isBetween(97, 100));
+	}
+
+	@Test
+	void aJsonArrayResponseThatAFusedSourceGivesWithinTwoCapsGoesOutWholeInOneBuffer() {
+		// 3891 bytes within 2 caps of 2000: one buffer, marked as the whole body; the same
+		// values not fused: two
+		OneBatchBody whole = new OneBatchBody();
+		assertThat(batchSizes(Flux.range(0, 1000), 2000, MediaType.APPLICATION_JSON, whole)).containsExactly(3891);
+		assertThat(whole.isOneBatch()).isTrue();
+		OneBatchBody hidden = new OneBatchBody();
+		assertThat(batchSizes(Flux.range(0, 1000).hide(), 2000, MediaType.APPLICATION_JSON, hidden)).hasSize(2);
+		assertThat(hidden.isOneBatch()).isFalse();
+	}
+
+	@Test
+	void aStreamOrABodyWithoutALengthFromAFusedSourceIsBatchedAtTheCap() {
+		// Neither a stream nor a body that cannot get a length (no OneBatchBody: a request
+		// body) waits for more than a cap of values; a stream sends its first value ahead
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_NDJSON, new OneBatchBody()))
+			.hasSize(5)
+			.first()
+			.isEqualTo(2);
+		assertThat(batchSizes(Flux.range(0, 1000), 1000, MediaType.APPLICATION_JSON, null)).hasSize(4);
+	}
+
+	private List<Integer> batchSizes(Flux<Integer> values, int cap) {
+		return batchSizes(values, cap, MediaType.APPLICATION_JSON, null);
+	}
+
+	private List<Integer> batchSizes(Flux<Integer> values, int cap, MediaType mediaType,
+			@Nullable OneBatchBody oneBatch) {
+		List<Integer> sizes = new ArrayList<>();
+		Map<String, Object> hints = (oneBatch != null) ? Map.of(OneBatchBody.HINT, oneBatch) : Map.of();
+		WrittenBody body = WrittenBody.collect(encoder(cap)
+			.encode(values, this.factory, INTEGER, mediaType, hints)
+			.doOnNext((batch) -> sizes.add(batch.readableByteCount())));
+		assertThat(body.error()).isNull();
+		this.factory.assertNoLeaks();
+		return sizes;
+	}
+
+	@Test
+	void batchingResumesAfterAValueLargerThanTheCap() {
+		// 20 numbers, a string of 300 characters, 60 numbers of 4 digits (5 bytes with the
+		// comma): the batches after the string hold 97 to 100 bytes again, not one value
+		List<Object> values = new ArrayList<>();
+		IntStream.range(1000, 1020).forEach(values::add);
+		values.add("x".repeat(300));
+		IntStream.range(2000, 2060).forEach(values::add);
+		List<String> batches = new ArrayList<>();
+		WrittenBody body = WrittenBody.collect(encoder(100)
+			.encode(Flux.fromIterable(values).hide(), this.factory, ResolvableType.forClass(Object.class),
+					MediaType.APPLICATION_JSON, Map.of())
+			.doOnNext((batch) -> batches.add(batch.toString(StandardCharsets.UTF_8))));
+		assertThat(body.error()).isNull();
+		int large = batches.indexOf(batches.stream().filter((batch) -> batch.contains("xxx")).findFirst().get());
+		List<String> after = batches.subList(large + 1, batches.size() - 1);
+		assertThat(after).hasSizeGreaterThanOrEqualTo(2)
+			.allSatisfy((batch) -> assertThat(batch.length()).isBetween(97, 100));
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aPacedBodyHoldsAtMostTwoCapsOfBatchesThatTheTransportHasNotReleased() {
+		// A transport that asks for 128 batches ahead and releases them one at a time
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		AtomicInteger made = new AtomicInteger();
+		Flux<Integer> values = Flux.range(1000, 1_000_000).doOnNext((value) -> made.incrementAndGet());
+		List<DataBuffer> unreleased = new ArrayList<>();
+		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+				request(128);
+			}
+
+			@Override
+			protected void hookOnNext(DataBuffer batch) {
+				unreleased.add(batch);
+			}
+
+		};
+		encoder(1000).encode(values, netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.contextWrite(SendPacing::paced)
+			.subscribe(transport);
+		for (int round = 0; round < 20; round++) {
+			assertThat(unreleased.stream().mapToInt(DataBuffer::capacity).sum()).as("held at round %d", round)
+				.isPositive()
+				.isLessThanOrEqualTo(2 * 1000);
+			// Numbers of 4 digits and a newline: 200 fill a cap; the written ones are held
+			assertThat(made.get()).isLessThanOrEqualTo((round + 2) * 200 + 1);
+			DataBufferUtils.release(unreleased.remove(0));
+		}
+		transport.cancel();
+		unreleased.forEach(DataBufferUtils::release);
+		netty.assertNoLeaks();
+	}
+
+	@Test
+	void aPacedBodyFromASourceThatHandsValuesOneByOneSendsTogetherWhatArrivedWhileTheTransportWasBusy() {
+		// A source on a thread of its own (a driver) hands values one at a time, each alone
+		// in the queue; the transport holds the batch it was given until it has sent it
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
+		List<DataBuffer> held = new ArrayList<>();
+		List<String> received = new ArrayList<>();
+		AtomicBoolean completed = new AtomicBoolean();
+		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+				request(128);
+			}
+
+			@Override
+			protected void hookOnNext(DataBuffer batch) {
+				received.add(batch.toString(StandardCharsets.UTF_8));
+				held.add(batch);
+			}
+
+			@Override
+			protected void hookOnComplete() {
+				completed.set(true);
+			}
+
+		};
+		encoder(64 * 1024).encode(source.asFlux().hide(), netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.contextWrite(SendPacing::paced)
+			.subscribe(transport);
+		source.tryEmitNext(1);
+		assertThat(received).as("the first value, with nothing being sent").containsExactly("1\n");
+		source.tryEmitNext(2);
+		source.tryEmitNext(3);
+		source.tryEmitNext(4);
+		assertThat(received).as("values made while the first is being sent").containsExactly("1\n");
+		DataBufferUtils.release(held.remove(0));
+		assertThat(received).as("once it is sent").containsExactly("1\n", "2\n3\n4\n");
+		DataBufferUtils.release(held.remove(0));
+		source.tryEmitNext(5);
+		assertThat(received).as("a value made with nothing being sent").containsExactly("1\n", "2\n3\n4\n", "5\n");
+		source.tryEmitComplete();
+		assertThat(completed).isTrue();
+		held.forEach(DataBufferUtils::release);
+		netty.assertNoLeaks();
+	}
+
+	@Test
+	void aBodyThatIsNotPacedIsLimitedByDemandAlone() {
+		// Without the context of a paced body, every batch asked for is written
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		List<DataBuffer> batches = encoder(1000)
+			.encode(Flux.range(1000, 1_000_000), netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.take(10, true)
+			.collectList()
+			.block(Duration.ofSeconds(10));
+		assertThat(batches).hasSize(10);
+		batches.forEach(DataBufferUtils::release);
+		netty.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "cap {0}")
+	@ValueSource(ints = { 4, 1000 })
+	void aBatchThatCannotBeFlushedIsReleasedAndItsErrorEndsTheBody(int cap) {
+		// A writer that holds what it writes until the batch goes out, and then cannot put it
+		// there: with cap 4 the first full batch fails, with cap 1000 the last
+		AtomicBoolean writerReleased = new AtomicBoolean();
+		BatchWriter<Integer> writer = new BatchWriter<>() {
+
+			private int held;
+
+			@Override
+			public void write(Integer value, DataBuffer batch) {
+				this.held++;
+			}
+
+			@Override
+			public int size(DataBuffer batch) {
+				return batch.readableByteCount() + this.held;
+			}
+
+			@Override
+			public void flush(DataBuffer batch) {
+				throw new IllegalStateException("no room");
+			}
+
+			@Override
+			public DataBuffer complete(DataBuffer batch, DataBufferFactory bufferFactory) {
+				return batch;
+			}
+
+			@Override
+			public void release() {
+				writerReleased.set(true);
+			}
+
+		};
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Flux<Integer> values = Flux.range(0, 40).doOnCancel(() -> cancelled.set(true));
+		StepVerifier.create(new ReadyBatches<>(values, this.factory, () -> writer, cap, WriteListener.NONE,
+				WriteEvent.Kind.JSON_ARRAY))
+			.verifyErrorMessage("no room");
+		assertThat(writerReleased).isTrue();
+		assertThat(cancelled.get()).isEqualTo(cap == 4);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void noValueWaitsForAnother() {
+		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
+		StepVerifier.create(encoder(64 * 1024).encode(source.asFlux(), this.factory,
+				INTEGER, MediaType.APPLICATION_NDJSON, Map.of()).map(this::text))
+			.then(() -> source.tryEmitNext(1))
+			.expectNext("1\n")
+			.then(() -> source.tryEmitNext(2))
+			.expectNext("2\n")
+			.then(() -> {
+				source.tryEmitNext(3);
+				source.tryEmitComplete();
+			})
+			.expectNext("3\n")
+			.verifyComplete();
+		this.factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "{0}, fused {1}")
+	@CsvSource({ "application/x-ndjson, true", "text/event-stream, true", "application/x-ndjson, false",
+			"text/event-stream, false" })
+	void theFirstValueOfAStreamGoesOutBeforeTheSourceMakesTheNext(String mediaType, boolean fused) {
+		// The second value is made only once the first was received: a loop that held the
+		// first until the next poll (or its request to a source that is not fused, which
+		// emits within it) returned would wait for the latch's timeout, and the second value
+		// would be made first
+		CountDownLatch received = new CountDownLatch(1);
+		List<String> events = new CopyOnWriteArrayList<>();
+		Flux<Integer> made = Flux.range(1, 2).map((value) -> {
+			if (value == 2) {
+				await(received);
+			}
+			events.add("made " + value);
+			return value;
+		});
+		Flux<Integer> values = fused ? made : made.hide();
+		StepVerifier.create(encode(values, mediaType).doOnNext((batch) -> {
+			events.add("received " + batch.toString(StandardCharsets.UTF_8).trim());
+			received.countDown();
+		}).map(this::text))
+			.expectNextCount(2)
+			.verifyComplete();
+		assertThat(events).startsWith("made 1", "received " + firstEvent(mediaType), "made 2");
+		this.factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "{0}, fused {1}")
+	@CsvSource({ "application/x-ndjson, true", "text/event-stream, true", "application/x-ndjson, false",
+			"text/event-stream, false" })
+	void aValueMadeAfterASlowStepGoesOutBeforeTheSourceMakesTheNext(String mediaType, boolean fused) {
+		// The second value takes 20 ms to make (a sleep takes at least that long), the
+		// third is made only once the second was received
+		CountDownLatch received = new CountDownLatch(2);
+		List<String> events = new CopyOnWriteArrayList<>();
+		Flux<Integer> made = Flux.range(1, 3).map((value) -> {
+			if (value == 2) {
+				sleep(20);
+			}
+			if (value == 3) {
+				await(received);
+			}
+			events.add("made " + value);
+			return value;
+		});
+		Flux<Integer> values = fused ? made : made.hide();
+		StepVerifier.create(encode(values, mediaType).doOnNext((batch) -> {
+			events.add("received");
+			received.countDown();
+		}).map(this::text))
+			.expectNextCount(3)
+			.verifyComplete();
+		assertThat(events).containsExactly("made 1", "received", "made 2", "received", "made 3", "received");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aFusedJsonArrayIsPolledUntilItsBatchIsFull() {
+		// An array is not flushed as it goes (stock's isn't either): its values are batched
+		// across polls
+		assertThat(batchSizes(Flux.range(1, 3).map((value) -> {
+			if (value == 2) {
+				sleep(20);
+			}
+			return value;
+		}), 1000)).containsExactly(7);
+	}
+
+	private Flux<DataBuffer> encode(Flux<Integer> values, String mediaType) {
+		MediaType type = MediaType.parseMediaType(mediaType);
+		if (type.isCompatibleWith(MediaType.TEXT_EVENT_STREAM)) {
+			return new ReadyBatches<Object>(values, this.factory,
+					() -> new ServerSentEventBatchWriter(this.stock, null, INTEGER, new MediaType(type, StandardCharsets.UTF_8),
+							Map.of(), LogFactory.getLog(getClass())),
+					64 * 1024, WriteListener.NONE, WriteEvent.Kind.SERVER_SENT_EVENTS);
+		}
+		return encoder(64 * 1024).encode(values, this.factory, INTEGER, type, Map.of());
+	}
+
+	private static String firstEvent(String mediaType) {
+		return mediaType.endsWith("ndjson") ? "1" : "data:1";
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Test
+	void theArrayIsNotBegunBeforeTheFirstSignal() {
+		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
+		StepVerifier.create(encoder(64 * 1024).encode(source.asFlux(), this.factory,
+				INTEGER, MediaType.APPLICATION_JSON, Map.of()).map(this::text))
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(50))
+			.then(() -> source.tryEmitError(new IllegalStateException("boom")))
+			.verifyErrorMessage("boom");
+		this.factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "fused {0}")
+	@ValueSource(booleans = { false, true })
+	void anErrorWhileValuesWaitForDemandComesAfterThem(boolean fused) {
+		// Fused, the error is thrown by a poll of the writer's; else it is an onError
+		Flux<Integer> values = fused ? Flux.range(1, 4).map((value) -> {
+			if (value == 4) {
+				throw new IllegalStateException("boom");
+			}
+			return value;
+		}) : Flux.range(1, 3).concatWith(Flux.error(new IllegalStateException("boom")));
+		// A stream's first value goes ahead of the values after it
+		StepVerifier.create(encoder(64 * 1024).encode(values, this.factory, INTEGER,
+				MediaType.APPLICATION_NDJSON, Map.of()).map(this::text), 0)
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(20))
+			.thenRequest(1)
+			.expectNext("1\n")
+			.expectNoEvent(Duration.ofMillis(20))
+			.thenRequest(1)
+			.expectNext("2\n3\n")
+			.verifyErrorMessage("boom");
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aValueWhoseWritingThrowsAnErrorIsCutFromTheBatchWithItsSeparator() {
+		Flux<Object> values = Flux.just(1, 2, new ThrowsError(), 4);
+		WrittenBody body = WrittenBody.collect(encoder(64 * 1024).encode(values,
+				this.factory, ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON, Map.of()));
+		// As stock: the values before, then the error, which Jackson lets out as it is
+		assertThat(new String(body.bytes(), StandardCharsets.UTF_8)).isEqualTo("[1,2");
+		assertThat(body.error()).isInstanceOf(AssertionError.class).hasMessage("cannot be written");
+		this.factory.assertNoLeaks();
+	}
+
+	@ParameterizedTest(name = "fused {0}")
+	@ValueSource(booleans = { false, true })
+	void withoutDemandNoMoreIsTakenFromTheSourceThanTheFirstBatchAndThePrefetch(boolean fused) {
+		AtomicInteger taken = new AtomicInteger();
+		int cap = 1000;
+		// Numbers of 4 digits and a newline: 200 fill the cap. A fused source is polled, with
+		// no prefetch.
+		Flux<Integer> range = Flux.range(1000, 9000);
+		Flux<Integer> values = (fused ? range : range.hide()).doOnNext((value) -> taken.incrementAndGet());
+		StepVerifier.create(encoder(cap).encode(values, this.factory, INTEGER,
+				MediaType.APPLICATION_NDJSON, Map.of()), 0)
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(50))
+			.thenCancel()
+			.verify();
+		int limit = fused ? cap / 5 + 1 : cap / 5 + 2 * ReadyBatches.PREFETCH;
+		assertThat(taken.get()).isLessThanOrEqualTo(limit);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aCancelAtEveryPositionReleasesEveryBufferAndCancelsTheSource() {
+		// Position 0, a cancel before the first batch: aCancelWhileABatchWaitsForDemandReleasesIt
+		for (int position = 1; position <= 20; position++) {
+			for (MediaType mediaType : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_NDJSON)) {
+				AtomicBoolean cancelled = new AtomicBoolean();
+				// More values than the prefetch: the source cannot have completed at the cancel
+				Flux<Integer> values = Flux.range(0, 1000).doOnCancel(() -> cancelled.set(true));
+				// A cap of 1 byte: one value a batch
+				List<DataBuffer> received = encoder(1)
+					.encode(values, this.factory, INTEGER, mediaType, Map.of())
+					.take(position, true)
+					.collectList()
+					.block();
+				received.forEach(DataBufferUtils::release);
+				assertThat(received).hasSize(position);
+				assertThat(cancelled).as("source cancelled at " + position).isTrue();
+				this.factory.assertNoLeaks();
+			}
+		}
+	}
+
+	@Test
+	void aCancelWhileABatchWaitsForDemandReleasesIt() {
+		AtomicBoolean cancelled = new AtomicBoolean();
+		Flux<Integer> values = Flux.range(0, 5).concatWith(Flux.never()).doOnCancel(() -> cancelled.set(true));
+		StepVerifier.create(encoder(1024).encode(values, this.factory, INTEGER,
+				MediaType.APPLICATION_JSON, Map.of()), 0)
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(20))
+			.thenCancel()
+			.verify();
+		assertThat(cancelled).isTrue();
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aCancelRacingValuesFromAnotherThreadReleasesEveryBuffer() {
+		Random random = TestSeed.random("cancelRace");
+		for (int round = 0; round < 200; round++) {
+			int cancelAfter = random.nextInt(10);
+			Flux<Integer> values = Flux.fromStream(IntStream.range(0, 200).boxed())
+				.publishOn(Schedulers.parallel(), 1 + random.nextInt(8));
+			BaseSubscriber<DataBuffer> subscriber = new BaseSubscriber<>() {
+
+				private int received;
+
+				@Override
+				protected void hookOnSubscribe(Subscription subscription) {
+					request(1);
+				}
+
+				@Override
+				protected void hookOnNext(DataBuffer buffer) {
+					DataBufferUtils.release(buffer);
+					if (++this.received > cancelAfter) {
+						cancel();
+					}
+					else {
+						request(1);
+					}
+				}
+
+			};
+			encoder(1 + random.nextInt(64))
+				.encode(values, this.factory, INTEGER, MediaType.APPLICATION_JSON, Map.of())
+				.subscribe(subscriber);
+			// Every body ends, by its cancel or by its end
+			Flux.interval(Duration.ofMillis(1)).takeUntil((tick) -> subscriber.isDisposed()).blockLast();
+		}
+		// The last buffers may still be released by a drain loop that is running
+		Flux.interval(Duration.ofMillis(10)).take(5).blockLast();
+		this.factory.assertNoLeaks();
+	}
+
+	private BatchingJsonEncoder encoder(int cap) {
+		return new BatchingJsonEncoder(this.stock, cap, null, WriteListener.NONE);
+	}
+
+	private String text(DataBuffer buffer) {
+		String text = buffer.toString(StandardCharsets.UTF_8);
+		DataBufferUtils.release(buffer);
+		return text;
+	}
+
+	/** A value whose serialization fails half-way with an {@code Error}. */
+	static final class ThrowsError {
+
+		public String getFirst() {
+			return "written";
+		}
+
+		public String getSecond() {
+			throw new AssertionError("cannot be written");
+		}
+
+	}
+
+}

@@ -11,7 +11,6 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * The operator behind {@link DataBufferAggregator#aggregate}: one {@code Mono} and one
@@ -36,8 +35,7 @@ import org.springframework.util.ClassUtils;
  */
 final class AggregatingMono extends Mono<DataBuffer> {
 
-	private static final boolean NETTY_PRESENT = ClassUtils.isPresent("io.netty.buffer.ByteBuf",
-			AggregatingMono.class.getClassLoader());
+	private static final boolean NETTY_PRESENT = NettyBuffers.onClassPath();
 
 	/**
 	 * Most pieces a Netty body is gathered from before it is moved into one buffer: only a

@@ -9,7 +9,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferWrapper;
 import org.springframework.core.io.buffer.DefaultDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBuffer;
-import org.springframework.util.ClassUtils;
+
+import io.fastpath.buffer.NettyBuffers;
 
 /**
  * The readable bytes of a buffer as a slice of one heap array, when they are, so that a
@@ -23,8 +24,7 @@ import org.springframework.util.ClassUtils;
  */
 record HeapBytes(byte[] array, int offset, int length) {
 
-	private static final boolean NETTY_PRESENT = ClassUtils.isPresent("io.netty.buffer.ByteBuf",
-			HeapBytes.class.getClassLoader());
+	private static final boolean NETTY_PRESENT = NettyBuffers.onClassPath();
 
 	/**
 	 * The heap bytes of a buffer, or {@code null} if they are not one heap array.

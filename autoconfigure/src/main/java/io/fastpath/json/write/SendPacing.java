@@ -11,7 +11,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.ReactiveHttpOutputMessage;
-import org.springframework.util.ClassUtils;
+
+import io.fastpath.buffer.NettyBuffers;
 
 /**
  * Whether the batches of a body are paced by what its transport has sent, and the
@@ -36,8 +37,7 @@ import org.springframework.util.ClassUtils;
  */
 final class SendPacing {
 
-	private static final boolean NETTY_PRESENT = ClassUtils.isPresent("io.netty.buffer.CompositeByteBuf",
-			SendPacing.class.getClassLoader());
+	private static final boolean NETTY_PRESENT = NettyBuffers.onClassPath();
 
 	private static final String REACTOR_RESPONSE = "org.springframework.http.server.reactive.ReactorServerHttpResponse";
 

@@ -9,7 +9,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferWrapper;
 import org.springframework.core.io.buffer.DefaultDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBuffer;
-import org.springframework.util.ClassUtils;
+
+import io.fastpath.buffer.NettyBuffers;
 
 /**
  * Reads the readable bytes of a buffer in place, index 0 at its read position, without
@@ -23,8 +24,7 @@ import org.springframework.util.ClassUtils;
  */
 public abstract class BufferBytes {
 
-	private static final boolean NETTY_PRESENT = ClassUtils.isPresent("io.netty.buffer.ByteBuf",
-			BufferBytes.class.getClassLoader());
+	private static final boolean NETTY_PRESENT = NettyBuffers.onClassPath();
 
 	/**
 	 * Return a reader of the given buffer's bytes, reusing one of the given readers where

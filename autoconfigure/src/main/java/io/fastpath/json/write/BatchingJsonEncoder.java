@@ -9,10 +9,12 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.exc.InvalidDefinitionException;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.fastpath.codec.WriteEvent;
@@ -21,9 +23,13 @@ import io.fastpath.json.BlackbirdTwins;
 import io.fastpath.json.StockMapperSelection;
 
 import org.springframework.core.ResolvableType;
+import org.springframework.core.codec.CodecException;
+import org.springframework.core.codec.EncodingException;
 import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.log.LogFormatUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -35,14 +41,14 @@ import org.springframework.util.MimeType;
  * ({@link ReadyBatches}): one buffer for the values the source has ready, where the stock
  * encoder gives each value a buffer of its own (and with it a write and, on HTTP/1.1, a
  * chunk). The bytes are the stock encoder's: its mapper, writer, hints, encoding,
- * array syntax and stream separator. A {@code Mono} and single values are written as the
- * stock encoder writes them.
+ * array syntax and stream separator. A {@code Mono} and single values are the stock
+ * encoder's bytes too, written straight into their buffer ({@link #encodeValue}).
  * <p>Given twins ({@link BlackbirdTwins}), values of the types the stock encoder writes
  * with its own mapper are written with the twin of that mapper, in batches, as a
  * {@code Mono} and as single values: the same bytes, with Blackbird's accessors. Types
  * with a mapper registered for them are written with that mapper. A single value on
- * which the twin fails is written again with the stock encoder, before any of it went
- * out; a value of a {@code Flux} is taken back from its batch and written again (see
+ * which the twin fails is written again with the application's mapper, before any of it
+ * went out; a value of a {@code Flux} is taken back from its batch and written again (see
  * {@link JsonSequenceBatchWriter}).
  * <p>It is a {@code JacksonJsonEncoder} itself, and every public method reaches the stock
  * encoder: code that looks for the JSON encoder among a configurer's writers and
@@ -56,6 +62,12 @@ import org.springframework.util.MimeType;
  */
 final class BatchingJsonEncoder extends JacksonJsonEncoder {
 
+	/**
+	 * The capacity a single value's buffer starts with, before its size is known: it grows
+	 * as the value is written.
+	 */
+	private static final int VALUE_FIRST_CAPACITY = 1024;
+
 	private final JacksonJsonEncoder stock;
 
 	private final int cap;
@@ -64,12 +76,6 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 	private final @Nullable BlackbirdTwins twins;
 
 	private final WriteListener listener;
-
-	/**
-	 * A stock encoder of the twin of the stock encoder's mapper, which writes single
-	 * values as the stock encoder writes them; made with the first value written with it.
-	 */
-	private volatile @Nullable JacksonJsonEncoder twinEncoder;
 
 	/**
 	 * Batch what the given encoder writes.
@@ -127,9 +133,6 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 	public Flux<DataBuffer> encode(Publisher<?> inputStream, DataBufferFactory bufferFactory,
 			ResolvableType elementType, @Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
 		if (inputStream instanceof Mono) {
-			if (this.twins == null) {
-				return this.stock.encode(inputStream, bufferFactory, elementType, mimeType, hints);
-			}
 			// As the stock encoder encodes a Mono, with its value written by encodeValue
 			return Flux.deferContextual((context) -> {
 				Map<String, Object> hintsToUse = context.isEmpty() ? hints
@@ -194,41 +197,82 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 		return values;
 	}
 
+	/**
+	 * Write the value as the stock encoder writes it (its mapper for the type and media type,
+	 * its writer for the hints, its encoding, logging and errors), but straight into a
+	 * buffer of the given factory: the stock encoder writes it into an array of its own,
+	 * copies that into another and that into the buffer. A buffer that grows in place of
+	 * them is, on Reactor Netty, pooled memory off the heap. The value's type alone chooses
+	 * the mapper, so a stock encoder's streaming separator plays no part here, as it plays
+	 * none in the stock encoder's {@code encodeValue}; and every encoding the stock encoder
+	 * maps a charset to, Jackson writes into any output stream, so no case is left to it.
+	 */
 	@Override
 	public DataBuffer encodeValue(Object value, DataBufferFactory bufferFactory, ResolvableType valueType,
 			@Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		JsonMapper mapper = StockMapperSelection.select(this.stock, valueType, mimeType);
+		if (mapper == null) {
+			throw new IllegalStateException("No ObjectMapper for " + valueType);
+		}
+		logValue(value, hints);
 		BlackbirdTwins twins = this.twins;
-		JsonMapper selected = StockMapperSelection.select(this.stock, valueType, mimeType);
-		JsonMapper twin = (twins != null && selected != null)
-				? twins.twinForWriting(this.stock, selected, valueType.getType()) : null;
-		if (twins == null || twin == null) {
-			return this.stock.encodeValue(value, bufferFactory, valueType, mimeType, hints);
-		}
-		try {
-			return twinEncoder(twin).encodeValue(value, bufferFactory, valueType, mimeType, hints);
-		}
-		catch (RuntimeException | LinkageError ex) {
-			if (!BlackbirdTwins.isTwinFailure(ex)) {
-				throw ex;
+		JsonMapper twin = (twins != null) ? twins.twinForWriting(this.stock, mapper, valueType.getType()) : null;
+		if (twins != null && twin != null) {
+			try {
+				return writeValue(value, twin, bufferFactory, valueType, mimeType, hints);
 			}
-			// Nothing of the value was written: the encoder writes it whole before its buffer
-			twins.failed(valueType.getType(), ex);
-			return this.stock.encodeValue(value, bufferFactory, valueType, mimeType, hints);
+			catch (RuntimeException | LinkageError ex) {
+				if (!BlackbirdTwins.isTwinFailure(ex)) {
+					throw ex;
+				}
+				// What the twin wrote was released with its buffer: the value is written anew
+				twins.failed(valueType.getType(), ex);
+			}
 		}
+		return writeValue(value, mapper, bufferFactory, valueType, mimeType, hints);
 	}
 
 	/**
-	 * A stock encoder of the given twin, whose single values are the stock encoder's bytes:
-	 * its writer for the hints, encoding, logging and errors. The twin has no registrations
-	 * and it is used only for types that have none.
+	 * Write the value with the given mapper into a new buffer, or release the buffer and
+	 * throw the error the stock encoder would.
 	 */
-	private JacksonJsonEncoder twinEncoder(JsonMapper twin) {
-		JacksonJsonEncoder encoder = this.twinEncoder;
-		if (encoder == null || encoder.getMapper() != twin) {
-			encoder = new JacksonJsonEncoder(twin, this.stock.getEncodableMimeTypes().toArray(MimeType[]::new));
-			this.twinEncoder = encoder;
+	private DataBuffer writeValue(Object value, JsonMapper mapper, DataBufferFactory bufferFactory,
+			ResolvableType valueType, @Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
+		ObjectWriter writer = StockJsonWriting.objectWriter(this.stock, mapper, valueType, mimeType, hints);
+		JsonEncoding encoding = StockJsonWriting.jsonEncoding(mimeType);
+		DataBuffer buffer = bufferFactory.allocateBuffer(VALUE_FIRST_CAPACITY);
+		boolean written = false;
+		try {
+			// Created from the writer, as the stock encoder creates it for a single value
+			try (JsonGenerator generator = writer.createGenerator(buffer.asOutputStream(), encoding)) {
+				writer.writeValue(generator, value);
+				generator.flush();
+			}
+			catch (InvalidDefinitionException ex) {
+				throw new CodecException("Type definition error: " + ex.getType(), ex);
+			}
+			catch (JacksonException ex) {
+				throw new EncodingException("JSON encoding error: " + ex.getOriginalMessage(), ex);
+			}
+			written = true;
 		}
-		return encoder;
+		finally {
+			if (!written) {
+				DataBufferUtils.release(buffer);
+			}
+		}
+		Hints.touchDataBuffer(buffer, hints, this.logger);
+		return buffer;
+	}
+
+	/** Log the value as the stock encoder logs a value it encodes. */
+	private void logValue(Object value, @Nullable Map<String, Object> hints) {
+		if (!Hints.isLoggingSuppressed(hints)) {
+			LogFormatUtils.traceDebug(this.logger, (traceOn) -> {
+				String formatted = LogFormatUtils.formatValue(value, !traceOn);
+				return Hints.getLogPrefix(hints) + "Encoding [" + formatted + "]";
+			});
+		}
 	}
 
 	@Override

@@ -30,7 +30,7 @@ import org.springframework.util.Assert;
  * another, and a streaming body is flushed after each batch, where stock flushes after
  * each value. A response holds about two batches of written-but-unsent bytes at most.
  * <p>By default values are written with a twin of the application's mapper that adds
- * Jackson's Blackbird module (as {@link JsonArrayDecoding} reads them), where Blackbird is
+ * Jackson's Blackbird module (as {@link io.fastpath.json.JsonArrayDecoding} reads them), where Blackbird is
  * on the class path and the application does not run in a native image: getters and
  * fields are read through generated lambdas rather than reflection, for {@code Flux}
  * bodies, {@code Mono}s and single values alike. The bytes are those of the application's

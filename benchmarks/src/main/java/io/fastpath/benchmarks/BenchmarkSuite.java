@@ -40,8 +40,8 @@ import org.openjdk.jmh.util.Statistics;
  * <p>The methods of one parameter combination run back to back, one combination after
  * the other: JMH alone would run every combination of one method before the next method,
  * minutes apart, and on a shared machine whose speed drifts by 10% over minutes that
- * drift would enter the ratios (measured: {@code monoListPojo} at 0.89x stock with three
- * forks run method by method, 1.14x with forks alternating).
+ * drift would enter the ratios, enough to turn a row from slower than stock to faster
+ * (docs/benchmarks.md, "Method").
  * <p>Arguments are JMH's own (for example a benchmark regex, or {@code -f 2}). Each
  * benchmark class declares the iterations it needs ({@code @Warmup}, {@code @Measurement}:
  * eight half-second measurements, because the 99.9% error is a Student t quantile times

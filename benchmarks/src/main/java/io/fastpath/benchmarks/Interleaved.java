@@ -30,9 +30,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * per-round ratios with their quartiles. Drift slower than a round cancels out of every
  * ratio. The order is shuffled, not rotated: what a side leaves behind (the garbage the
  * next collection frees, caches it evicted) is paid by the side after it, and a rotation
- * keeps the same side after it in every round (measured: Fastpath's {@code Flux} response
- * right after stock's, which allocates 6.6x its bytes, 1.41x the baseline in a rotated
- * six-sided row; in the same six sides shuffled, 1.15x and 1.05x).
+ * keeps the same side after it in every round: a side right after one that allocates
+ * several times its bytes is charged for that side's garbage in every round of a rotated
+ * row (docs/benchmarks.md, "Method").
  * <p>A side is a {@code @Benchmark} method of a JMH {@code @State} class together with the
  * values of its {@code @Param} fields: {@code request=records:stock}. Sides with the same
  * parameters share one state object, set up once ({@code @Setup}, {@code @TearDown}).

@@ -36,7 +36,7 @@ import org.springframework.util.MultiValueMap;
  * Reactor Netty hands it, a Netty pooled direct buffer ({@link BodyBuffers}):
  * <ul>
  * <li>{@code urlencoded}: the fields urlencoded, Fastpath's form reader (the reference
- * of issue 22's 1.3x);</li>
+ * a multipart form is compared with);</li>
  * <li>{@code stock}: Spring's {@code MultipartHttpMessageReader} over its
  * {@code DefaultPartHttpMessageReader};</li>
  * <li>{@code fastpath}: the reader Fastpath puts in its place.</li>

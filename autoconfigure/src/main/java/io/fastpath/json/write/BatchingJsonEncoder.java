@@ -3,6 +3,7 @@ package io.fastpath.json.write;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -77,6 +78,8 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 
 	private final WriteListener listener;
 
+	private final LongSupplier nanoClock;
+
 	/**
 	 * Batch what the given encoder writes.
 	 * @param stock the encoder
@@ -86,11 +89,27 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 	 * @param listener the listener to tell of each body written in batches
 	 */
 	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap, @Nullable BlackbirdTwins twins, WriteListener listener) {
+		this(stock, cap, twins, listener, System::nanoTime);
+	}
+
+	/**
+	 * Batch what the given encoder writes, telling a slow step of a source by the given
+	 * clock (see {@link ReadyBatches}).
+	 * @param stock the encoder
+	 * @param cap the size past which a batch is emitted
+	 * @param twins the twins to write with, or {@code null} to write with the encoder's
+	 * mappers
+	 * @param listener the listener to tell of each body written in batches
+	 * @param nanoClock the time in nanoseconds
+	 */
+	BatchingJsonEncoder(JacksonJsonEncoder stock, int cap, @Nullable BlackbirdTwins twins, WriteListener listener,
+			LongSupplier nanoClock) {
 		super(stock.getMapper(), stock.getEncodableMimeTypes().toArray(MimeType[]::new));
 		this.stock = stock;
 		this.cap = cap;
 		this.twins = twins;
 		this.listener = listener;
+		this.nanoClock = nanoClock;
 	}
 
 	/** Return the encoder whose output this batches. */
@@ -146,7 +165,7 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 		WriteEvent.Kind kind = StockJsonWriting.isStreaming(this.stock, mimeType) ? WriteEvent.Kind.JSON_STREAM
 				: WriteEvent.Kind.JSON_ARRAY;
 		return new ReadyBatches<Object>(inputStream, bufferFactory, () -> writer(elementType, mimeType, hints),
-				this.cap, this.listener, kind, OneBatchBody.from(hints));
+				this.cap, this.listener, kind, OneBatchBody.from(hints), this.nanoClock);
 	}
 
 	/** The writer of one body, created when it is subscribed to, as the stock encoder does. */

@@ -3,6 +3,7 @@ package io.fastpath.json.write;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -86,6 +87,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 	private final @Nullable OneBatchBody oneBatch;
 
+	private final LongSupplier nanoClock;
+
 	/**
 	 * Create batches of the values of the given source.
 	 * @param source the values
@@ -99,7 +102,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 */
 	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
 			int cap, WriteListener listener, WriteEvent.Kind kind) {
-		this(source, bufferFactory, writers, cap, listener, kind, null);
+		this(source, bufferFactory, writers, cap, listener, kind, null, System::nanoTime);
 	}
 
 	/**
@@ -113,9 +116,13 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 * @param kind what the body is written as, for the listener
 	 * @param oneBatch marked before a first batch that also ends the body is emitted, or
 	 * {@code null}
+	 * @param nanoClock the time in nanoseconds that a slow step of the source is told by
+	 * ({@link System#nanoTime()}; a test gives its own, so that a pause of the test's JVM is
+	 * not taken for one)
 	 */
 	ReadyBatches(Publisher<? extends T> source, DataBufferFactory bufferFactory, Supplier<BatchWriter<T>> writers,
-			int cap, WriteListener listener, WriteEvent.Kind kind, @Nullable OneBatchBody oneBatch) {
+			int cap, WriteListener listener, WriteEvent.Kind kind, @Nullable OneBatchBody oneBatch,
+			LongSupplier nanoClock) {
 		this.source = source;
 		this.bufferFactory = bufferFactory;
 		this.writers = writers;
@@ -123,6 +130,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		this.listener = listener;
 		this.kind = kind;
 		this.oneBatch = oneBatch;
+		this.nanoClock = nanoClock;
 	}
 
 	@Override
@@ -138,7 +146,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		}
 		this.source.subscribe(
 				new BatchingSubscriber<>(actual, this.bufferFactory, writer, this.cap, this.listener, this.kind,
-						this.oneBatch));
+						this.oneBatch, this.nanoClock));
 	}
 
 	/**
@@ -242,6 +250,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		private final @Nullable OneBatchBody oneBatch;
 
+		private final LongSupplier nanoClock;
+
 		/**
 		 * The values delivered and not yet written, or, fused, the source itself: polling
 		 * it pulls its next value. Set once subscribed.
@@ -341,7 +351,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		BatchingSubscriber(CoreSubscriber<? super DataBuffer> actual, DataBufferFactory bufferFactory,
 				BatchWriter<T> writer, int cap, WriteListener listener, WriteEvent.Kind kind,
-				@Nullable OneBatchBody oneBatch) {
+				@Nullable OneBatchBody oneBatch, LongSupplier nanoClock) {
 			this.actual = actual;
 			this.bufferFactory = bufferFactory;
 			this.writer = writer;
@@ -353,6 +363,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			this.listener = listener;
 			this.kind = kind;
 			this.oneBatch = oneBatch;
+			this.nanoClock = nanoClock;
 		}
 
 		@Override
@@ -417,7 +428,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * the body itself.
 		 */
 		private void sendIfStalled() {
-			long now = System.nanoTime();
+			long now = this.nanoClock.getAsLong();
 			boolean stalled = (now - this.deliveredAt > STALL_NANOS);
 			this.deliveredAt = now;
 			if (this.written == 0 || stalled) {
@@ -527,7 +538,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				return;
 			}
 			Thread previous = this.requester;
-			this.deliveredAt = System.nanoTime();
+			this.deliveredAt = this.nanoClock.getAsLong();
 			this.requester = Thread.currentThread();
 			try {
 				upstream().request(n);
@@ -679,9 +690,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * written go out before the next, which may be as slow (see {@link #STALL_MILLIS}).
 		 */
 		private @Nullable T pollFusedTimed() {
-			long start = System.nanoTime();
+			long start = this.nanoClock.getAsLong();
 			T value = pollFused();
-			this.sendBeforePoll = (System.nanoTime() - start > STALL_NANOS);
+			this.sendBeforePoll = (this.nanoClock.getAsLong() - start > STALL_NANOS);
 			return value;
 		}
 

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import io.fastpath.codec.WriteEvent;
@@ -55,6 +56,13 @@ class ReadyBatchesTests {
 	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 
 	private final JacksonJsonEncoder stock = new JacksonJsonEncoder();
+
+	/**
+	 * The clock that the batching tells a slow step of a source by, in nanoseconds: it moves
+	 * only when a test's source says it took time, so that a pause of this JVM (a collection,
+	 * a busy machine) is not taken for a slow step, which would send a batch early.
+	 */
+	private final AtomicLong clock = new AtomicLong();
 
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "application/json", "application/x-ndjson" })
@@ -343,13 +351,13 @@ class ReadyBatchesTests {
 	@CsvSource({ "application/x-ndjson, true", "text/event-stream, true", "application/x-ndjson, false",
 			"text/event-stream, false" })
 	void aValueMadeAfterASlowStepGoesOutBeforeTheSourceMakesTheNext(String mediaType, boolean fused) {
-		// The second value takes 20 ms to make (a sleep takes at least that long), the
-		// third is made only once the second was received
+		// The second value takes 20 ms to make, on the test's clock; the third is made only
+		// once the second was received
 		CountDownLatch received = new CountDownLatch(2);
 		List<String> events = new CopyOnWriteArrayList<>();
 		Flux<Integer> made = Flux.range(1, 3).map((value) -> {
 			if (value == 2) {
-				sleep(20);
+				takes(Duration.ofMillis(20));
 			}
 			if (value == 3) {
 				await(received);
@@ -374,7 +382,7 @@ class ReadyBatchesTests {
 		// across polls
 		assertThat(batchSizes(Flux.range(1, 3).map((value) -> {
 			if (value == 2) {
-				sleep(20);
+				takes(Duration.ofMillis(20));
 			}
 			return value;
 		}), 1000)).containsExactly(7);
@@ -386,7 +394,7 @@ class ReadyBatchesTests {
 			return new ReadyBatches<Object>(values, this.factory,
 					() -> new ServerSentEventBatchWriter(this.stock, null, INTEGER, new MediaType(type, StandardCharsets.UTF_8),
 							Map.of(), LogFactory.getLog(getClass())),
-					64 * 1024, WriteListener.NONE, WriteEvent.Kind.SERVER_SENT_EVENTS);
+					64 * 1024, WriteListener.NONE, WriteEvent.Kind.SERVER_SENT_EVENTS, null, this.clock::get);
 		}
 		return encoder(64 * 1024).encode(values, this.factory, INTEGER, type, Map.of());
 	}
@@ -404,13 +412,9 @@ class ReadyBatchesTests {
 		}
 	}
 
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+	/** A step of a source that takes the given time, on the test's clock. */
+	private void takes(Duration duration) {
+		this.clock.addAndGet(duration.toNanos());
 	}
 
 	@Test
@@ -556,7 +560,7 @@ class ReadyBatchesTests {
 	}
 
 	private BatchingJsonEncoder encoder(int cap) {
-		return new BatchingJsonEncoder(this.stock, cap, null, WriteListener.NONE);
+		return new BatchingJsonEncoder(this.stock, cap, null, WriteListener.NONE, this.clock::get);
 	}
 
 	private String text(DataBuffer buffer) {

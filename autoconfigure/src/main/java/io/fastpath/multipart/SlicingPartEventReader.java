@@ -1,23 +1,18 @@
 package io.fastpath.multipart;
 
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 
 import io.fastpath.multipart.scan.MultipartScanner;
 
@@ -36,13 +31,9 @@ import io.fastpath.multipart.scan.MultipartScanner;
  *
  * @author Fastpath
  */
-final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
-
-	private static final List<MediaType> MEDIA_TYPES = List.of(MediaType.MULTIPART_FORM_DATA);
+final class SlicingPartEventReader extends SlicingMultipartReader<PartEvent> {
 
 	private final PartEventSettings settings;
-
-	private final HttpMessageReader<PartEvent> clientReader;
 
 	/**
 	 * Read events with the given settings.
@@ -50,8 +41,8 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 	 * @param clientReader the stock reader replaced, for what is not a server's request
 	 */
 	SlicingPartEventReader(PartEventSettings settings, HttpMessageReader<PartEvent> clientReader) {
+		super(PartEvent.class, clientReader);
 		this.settings = settings;
-		this.clientReader = clientReader;
 	}
 
 	PartEventSettings settings() {
@@ -59,62 +50,41 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 	}
 
 	@Override
-	public List<MediaType> getReadableMediaTypes() {
-		return MEDIA_TYPES;
+	Flux<PartEvent> readRequest(ReactiveHttpInputMessage message) {
+		return Flux.defer(() -> withDelimiter(message, this.settings.headersCharset(),
+				(delimiter) -> events(message, delimiter)));
 	}
 
-	@Override
-	public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
-		return PartEvent.class.equals(elementType.toClass())
-				&& (mediaType == null || MediaType.MULTIPART_FORM_DATA.isCompatibleWith(mediaType));
-	}
-
-	/**
-	 * The events of a server's request, or, of anything else (a client's response), the
-	 * stock reader's.
-	 */
-	@Override
-	public Flux<PartEvent> read(ResolvableType elementType, ReactiveHttpInputMessage message,
-			Map<String, Object> hints) {
-
-		if (!(message instanceof ServerHttpRequest)) {
-			return this.clientReader.read(elementType, message, hints);
-		}
-		return Flux.defer(() -> {
-			byte[] delimiter = MultipartAssembly.delimiter(message, this.settings.headersCharset());
-			if (delimiter == null) {
-				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
-						+ message.getHeaders().getContentType() + "\""));
-			}
-			PartEventAssembly assembly = new PartEventAssembly(delimiter, this.settings);
-			// the events of a buffer as one list, not a Flux per buffer: a 100 MB upload is
-			// some 12,000 buffers. A failure goes to the sink, not thrown from the list's
-			// mapping, where Reactor would discard the buffer the scan already released.
-			return message.getBody()
-				.takeWhile(assembly::isReading)
-				.<List<PartEvent>>handle((buffer, sink) -> {
-					try {
-						sink.next(assembly.feed(buffer));
-					}
-					catch (RuntimeException ex) {
-						sink.error(ex);
-						return;
-					}
-					// the body ended (cancelled) at its closing boundary, as stock's parser ends it,
-					// for the last events not to wait for the epilogue (MultipartAssembly#isClosed)
-					if (assembly.isClosed()) {
-						sink.complete();
-					}
-				})
-				.concatWith(Mono.fromCallable(assembly::finish))
-				// one buffer's events at a time: the next buffer is read once they are taken
-				.flatMapIterable(Function.identity(), 1)
-				// before the signal goes on, not after as doFinally: whoever sees the error or
-				// the end finds the buffers released
-				.doOnTerminate(assembly::dispose)
-				.doOnCancel(assembly::dispose)
-				.doOnDiscard(Object.class, SlicingPartEventReader::discard);
-		});
+	/** The events of the message's body, read with the given delimiter. */
+	private Flux<PartEvent> events(ReactiveHttpInputMessage message, byte[] delimiter) {
+		PartEventAssembly assembly = new PartEventAssembly(delimiter, this.settings);
+		// the events of a buffer as one list, not a Flux per buffer: a 100 MB upload is
+		// some 12,000 buffers. A failure goes to the sink, not thrown from the list's
+		// mapping, where Reactor would discard the buffer the scan already released.
+		return message.getBody()
+			.takeWhile(assembly::isReading)
+			.<List<PartEvent>>handle((buffer, sink) -> {
+				try {
+					sink.next(assembly.feed(buffer));
+				}
+				catch (RuntimeException ex) {
+					sink.error(ex);
+					return;
+				}
+				// the body ended (cancelled) at its closing boundary, as stock's parser ends it,
+				// for the last events not to wait for the epilogue (MultipartAssembly#isClosed)
+				if (assembly.isClosed()) {
+					sink.complete();
+				}
+			})
+			.concatWith(Mono.fromCallable(assembly::finish))
+			// one buffer's events at a time: the next buffer is read once they are taken
+			.flatMapIterable(Function.identity(), 1)
+			// before the signal goes on, not after as doFinally: whoever sees the error or
+			// the end finds the buffers released
+			.doOnTerminate(assembly::dispose)
+			.doOnCancel(assembly::dispose)
+			.doOnDiscard(Object.class, SlicingPartEventReader::discard);
 	}
 
 	/** Free what an operator discards: a buffer, an event, or a buffer's list of events. */
@@ -128,14 +98,6 @@ final class SlicingPartEventReader implements HttpMessageReader<PartEvent> {
 		else if (discarded instanceof List<?> events) {
 			events.forEach(SlicingPartEventReader::discard);
 		}
-	}
-
-	@Override
-	public Mono<PartEvent> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
-			Map<String, Object> hints) {
-
-		return Mono.error(
-				new UnsupportedOperationException("Cannot read multipart request body into single PartEvent"));
 	}
 
 }

@@ -1,23 +1,18 @@
 package io.fastpath.multipart;
 
-import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
-import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 
 import io.fastpath.multipart.scan.MultipartScanner;
 
@@ -37,13 +32,9 @@ import io.fastpath.multipart.scan.MultipartScanner;
  *
  * @author Fastpath
  */
-final class SlicingPartReader implements HttpMessageReader<Part> {
-
-	private static final List<MediaType> MEDIA_TYPES = List.of(MediaType.MULTIPART_FORM_DATA);
+final class SlicingPartReader extends SlicingMultipartReader<Part> {
 
 	private final MultipartSettings settings;
-
-	private final HttpMessageReader<Part> clientReader;
 
 	/**
 	 * Read parts with the given settings.
@@ -51,8 +42,8 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 	 * @param clientReader the stock reader replaced, for what is not a server's request
 	 */
 	SlicingPartReader(MultipartSettings settings, HttpMessageReader<Part> clientReader) {
+		super(Part.class, clientReader);
 		this.settings = settings;
-		this.clientReader = clientReader;
 	}
 
 	MultipartSettings settings() {
@@ -60,25 +51,7 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 	}
 
 	@Override
-	public List<MediaType> getReadableMediaTypes() {
-		return MEDIA_TYPES;
-	}
-
-	@Override
-	public boolean canRead(ResolvableType elementType, @Nullable MediaType mediaType) {
-		return Part.class.equals(elementType.toClass())
-				&& (mediaType == null || MediaType.MULTIPART_FORM_DATA.isCompatibleWith(mediaType));
-	}
-
-	/**
-	 * The parts of a server's request, or, of anything else (a client's response), the
-	 * stock reader's: a client gets a client's errors and limits.
-	 */
-	@Override
-	public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
-		if (!(message instanceof ServerHttpRequest)) {
-			return this.clientReader.read(elementType, message, hints);
-		}
+	Flux<Part> readRequest(ReactiveHttpInputMessage message) {
 		return parts(message).doOnDiscard(Object.class, SlicingPartReader::discard);
 	}
 
@@ -92,32 +65,35 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 	 * @return the parts, or a {@link DecodingException} if its type has no boundary
 	 */
 	Flux<Part> parts(ReactiveHttpInputMessage message) {
-		return Flux.deferContextual((context) -> {
-			byte[] delimiter = MultipartAssembly.delimiter(message, this.settings.headersCharset());
-			if (delimiter == null) {
-				return Flux.error(new DecodingException("No multipart boundary found in Content-Type: \""
-						+ message.getHeaders().getContentType() + "\""));
-			}
-			PartAssembly assembly = new PartAssembly(delimiter, this.settings, PartFilesWebFilter.filesOf(context));
-			return message.getBody()
-				.takeWhile(assembly::isReading)
-				// the parts of each buffer as a Flux, the body ended (cancelled) at its closing
-				// boundary, as stock's parser ends it, for the last parts not to wait for the
-				// epilogue (MultipartAssembly#isClosed)
-				.<Flux<Part>>handle((buffer, sink) -> {
-					sink.next(assembly.feed(buffer));
-					if (assembly.isClosed()) {
-						sink.complete();
-					}
-				})
-				// no prefetch: the next buffer is scanned once the last one's parts went out
-				.concatMap(Function.identity(), 0)
-				.concatWith(Flux.defer(assembly::finish))
-				// before the signal goes on, not after as doFinally: whoever sees the error or
-				// the end finds the buffers released and the files deleted
-				.doOnTerminate(assembly::dispose)
-				.doOnCancel(assembly::dispose);
-		});
+		return Flux.deferContextual((context) -> withDelimiter(message, this.settings.headersCharset(),
+				(delimiter) -> parts(message, delimiter, PartFilesWebFilter.filesOf(context))));
+	}
+
+	/**
+	 * The parts of the message's body, read with the given delimiter, their files
+	 * registered with the given request's files, if any.
+	 */
+	private Flux<Part> parts(ReactiveHttpInputMessage message, byte[] delimiter,
+			Disposable.@Nullable Composite files) {
+		PartAssembly assembly = new PartAssembly(delimiter, this.settings, files);
+		return message.getBody()
+			.takeWhile(assembly::isReading)
+			// the parts of each buffer as a Flux, the body ended (cancelled) at its closing
+			// boundary, as stock's parser ends it, for the last parts not to wait for the
+			// epilogue (MultipartAssembly#isClosed)
+			.<Flux<Part>>handle((buffer, sink) -> {
+				sink.next(assembly.feed(buffer));
+				if (assembly.isClosed()) {
+					sink.complete();
+				}
+			})
+			// no prefetch: the next buffer is scanned once the last one's parts went out
+			.concatMap(Function.identity(), 0)
+			.concatWith(Flux.defer(assembly::finish))
+			// before the signal goes on, not after as doFinally: whoever sees the error or
+			// the end finds the buffers released and the files deleted
+			.doOnTerminate(assembly::dispose)
+			.doOnCancel(assembly::dispose);
 	}
 
 	/**
@@ -131,13 +107,6 @@ final class SlicingPartReader implements HttpMessageReader<Part> {
 		else if (discarded instanceof Part part) {
 			PartAssembly.free(part);
 		}
-	}
-
-	@Override
-	public Mono<Part> readMono(ResolvableType elementType, ReactiveHttpInputMessage message,
-			Map<String, Object> hints) {
-
-		return Mono.error(new UnsupportedOperationException("Cannot read multipart request body into single Part"));
 	}
 
 }

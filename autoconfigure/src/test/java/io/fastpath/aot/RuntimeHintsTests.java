@@ -76,7 +76,7 @@ class RuntimeHintsTests {
 		for (String field : new String[] { "maxDiskUsagePerPart", "maxParts", "maxHeadersSize", "headersCharset",
 				"fileStorage", "blockingOperationScheduler" }) {
 			assertThat(RuntimeHintsPredicates.reflection()
-				.onField(ReflectionUtils.findField(DefaultPartHttpMessageReader.class, field))).as(field)
+				.onFieldAccess(ReflectionUtils.findField(DefaultPartHttpMessageReader.class, field))).as(field)
 				.accepts(this.hints);
 		}
 		for (String storage : new String[] { "PathFileStorage", "TempFileStorage" }) {
@@ -91,7 +91,7 @@ class RuntimeHintsTests {
 	void theStockPartEventReadersSettingsCanBeRead() {
 		for (String field : new String[] { "maxHeadersSize", "maxParts", "maxPartSize", "headersCharset" }) {
 			assertThat(RuntimeHintsPredicates.reflection()
-				.onField(ReflectionUtils.findField(PartEventHttpMessageReader.class, field))).as(field)
+				.onFieldAccess(ReflectionUtils.findField(PartEventHttpMessageReader.class, field))).as(field)
 				.accepts(this.hints);
 		}
 	}

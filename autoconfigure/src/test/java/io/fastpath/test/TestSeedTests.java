@@ -1,6 +1,8 @@
 package io.fastpath.test;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 /**
@@ -35,13 +38,26 @@ class TestSeedTests {
 	void failureOfATestThatTookARandomNamesTheSeed() {
 		TestSeed extension = new TestSeed();
 		ExtensionContext context = mock(ExtensionContext.class);
+		given(context.getDisplayName()).willReturn("aFailingTest()");
 		extension.beforeEach(context);
 		TestSeed.random("failing");
 		AssertionError failure = new AssertionError("boom");
-		assertThatExceptionOfType(AssertionError.class)
-			.isThrownBy(() -> extension.handleTestExecutionException(context, failure))
-			.satisfies((thrown) -> assertThat(thrown.getSuppressed()).singleElement()
-				.satisfies((seed) -> assertThat(seed.getMessage()).contains("-Dfastpath.seed=" + TestSeed.SEED)));
+		// The seed is printed as the test fails, where a report might not show the
+		// suppressed exception; caught here, not printed in the build's output
+		ByteArrayOutputStream printed = new ByteArrayOutputStream();
+		PrintStream err = System.err;
+		System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
+		try {
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> extension.handleTestExecutionException(context, failure))
+				.satisfies((thrown) -> assertThat(thrown.getSuppressed()).singleElement()
+					.satisfies((seed) -> assertThat(seed.getMessage()).contains("-Dfastpath.seed=" + TestSeed.SEED)));
+		}
+		finally {
+			System.setErr(err);
+		}
+		assertThat(printed.toString(StandardCharsets.UTF_8))
+			.isEqualTo("aFailingTest() failed: repeat with -Dfastpath.seed=" + TestSeed.SEED + System.lineSeparator());
 	}
 
 	@Test

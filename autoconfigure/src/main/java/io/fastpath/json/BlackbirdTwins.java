@@ -63,11 +63,23 @@ public final class BlackbirdTwins {
 	/** Types the twins failed on, used with the application's mappers. */
 	private final Set<Type> failedTypes = ConcurrentHashMap.newKeySet();
 
-	public BlackbirdTwins(Use use) {
+	/**
+	 * Twins for the given use, which add Blackbird; made by {@link BlackbirdAvailability},
+	 * which checks that Blackbird is there.
+	 * @param use what the twins are for
+	 */
+	BlackbirdTwins(Use use) {
 		this(use, LogFactory.getLog(BlackbirdTwins.class), BlackbirdModule::new);
 	}
 
-	public BlackbirdTwins(Use use, Log logger, Supplier<JacksonModule> blackbird) {
+	/**
+	 * Twins for the given use, which add the given module: a test's way to plant a module
+	 * that fails, and to read what is logged.
+	 * @param use what the twins are for
+	 * @param logger where to tell what could not be twinned and what failed
+	 * @param blackbird the module each twin adds
+	 */
+	BlackbirdTwins(Use use, Log logger, Supplier<JacksonModule> blackbird) {
 		this.use = use;
 		this.logger = logger;
 		this.blackbird = blackbird;

@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.json.BlackbirdTwins;
+import io.fastpath.json.TestBlackbirdTwins;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -69,7 +70,7 @@ class JsonBatchEncodingDifferentialTests {
 	private static final int[] CAPS = { 1, 40, 300, JsonBatchEncoding.DEFAULT_CAP };
 
 	/** The batching writers write with twins that add Blackbird, as they do by default. */
-	private static final BlackbirdTwins TWINS = new BlackbirdTwins(BlackbirdTwins.Use.WRITING);
+	private static final BlackbirdTwins TWINS = TestBlackbirdTwins.of(BlackbirdTwins.Use.WRITING);
 
 	static List<Arguments> writers() {
 		List<Arguments> arguments = new ArrayList<>();

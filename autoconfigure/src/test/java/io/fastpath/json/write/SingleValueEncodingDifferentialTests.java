@@ -9,6 +9,7 @@ import java.util.Random;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.json.BlackbirdTwins;
+import io.fastpath.json.TestBlackbirdTwins;
 import io.fastpath.json.write.JsonBatchEncodingDifferentialTests.Item;
 import io.fastpath.json.write.JsonBatchEncodingDifferentialTests.LongUnwritable;
 import io.fastpath.json.write.JsonBatchEncodingDifferentialTests.Summary;
@@ -54,7 +55,7 @@ class SingleValueEncodingDifferentialTests {
 
 	private static final PooledByteBufAllocator ALLOCATOR = new PooledByteBufAllocator(true);
 
-	private static final BlackbirdTwins TWINS = new BlackbirdTwins(BlackbirdTwins.Use.WRITING);
+	private static final BlackbirdTwins TWINS = TestBlackbirdTwins.of(BlackbirdTwins.Use.WRITING);
 
 	private static final ResolvableType ITEMS = ResolvableType.forClassWithGenerics(List.class, Item.class);
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import io.fastpath.json.BlackbirdTwins;
+import io.fastpath.json.TestBlackbirdTwins;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.RecordingLog;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,7 +90,7 @@ class TwinWriteFailureTests {
 	@ValueSource(strings = { "application/json", "application/x-ndjson", "text/event-stream" })
 	void applicationErrorsAreNotTheTwinsAndEndTheBodyAsStockEndsIt(String mediaTypeName) {
 		MediaType mediaType = MediaType.parseMediaType(mediaTypeName);
-		BlackbirdTwins twins = new BlackbirdTwins(BlackbirdTwins.Use.WRITING, this.log.proxy(),
+		BlackbirdTwins twins = TestBlackbirdTwins.of(BlackbirdTwins.Use.WRITING, this.log.proxy(),
 				() -> new SimpleModule("throws").addSerializer(Line.class, new ValueSerializer<Line>() {
 					@Override
 					public void serialize(Line value, JsonGenerator generator, SerializationContext context) {
@@ -141,7 +142,7 @@ class TwinWriteFailureTests {
 	private BlackbirdTwins twins(String failing) {
 		Supplier<JacksonModule> module = failing.equals("to build") ? TwinWriteFailureTests::failingToBuild
 				: TwinWriteFailureTests::failingToWrite;
-		return new BlackbirdTwins(BlackbirdTwins.Use.WRITING, this.log.proxy(), module);
+		return TestBlackbirdTwins.of(BlackbirdTwins.Use.WRITING, this.log.proxy(), module);
 	}
 
 	/** A module that fails as Blackbird does when it cannot reach a type's members. */

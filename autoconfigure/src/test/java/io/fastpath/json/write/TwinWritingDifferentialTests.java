@@ -15,6 +15,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonView;
 import io.fastpath.codec.WriteListener;
 import io.fastpath.json.BlackbirdTwins;
+import io.fastpath.json.TestBlackbirdTwins;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.TestSeed;
 import org.jspecify.annotations.Nullable;
@@ -98,7 +99,7 @@ class TwinWritingDifferentialTests {
 		Random random = TestSeed.random("twinWriting" + setting);
 		JsonMapper mapper = setting.mapper();
 		JacksonJsonEncoder encoder = new JacksonJsonEncoder(mapper);
-		BlackbirdTwins twins = new BlackbirdTwins(BlackbirdTwins.Use.WRITING);
+		BlackbirdTwins twins = TestBlackbirdTwins.of(BlackbirdTwins.Use.WRITING);
 		assertThat(twins.twinForWriting(encoder, mapper, Order.class)).as("a twin").isNotNull();
 		for (int round = 0; round < 12; round++) {
 			List<Order> orders = randomOrders(random);
@@ -130,7 +131,7 @@ class TwinWritingDifferentialTests {
 	void everyWayOfWritingReadsGettersThroughBlackbirdAndTheApplicationsMapperIsLeftAlone() {
 		JsonMapper mapper = JsonMapper.builder().build();
 		JacksonJsonEncoder encoder = new JacksonJsonEncoder(mapper);
-		BlackbirdTwins twins = new BlackbirdTwins(BlackbirdTwins.Use.WRITING);
+		BlackbirdTwins twins = TestBlackbirdTwins.of(BlackbirdTwins.Use.WRITING);
 		ResolvableType probes = ResolvableType.forClassWithGenerics(List.class, Probe.class);
 		Map<String, Function<Probe, Publisher<?>>> ways = Map.of("Flux", Flux::just, "Mono", Mono::just,
 				"Mono<List>", (probe) -> Mono.just(List.of(probe)));
@@ -166,7 +167,7 @@ class TwinWritingDifferentialTests {
 			.build();
 		JacksonJsonEncoder encoder = new JacksonJsonEncoder(JsonMapper.builder().build());
 		encoder.registerMappersForType(Probe.class, (mappers) -> mappers.put(MediaType.APPLICATION_JSON, registered));
-		BlackbirdTwins twins = new BlackbirdTwins(BlackbirdTwins.Use.WRITING);
+		BlackbirdTwins twins = TestBlackbirdTwins.of(BlackbirdTwins.Use.WRITING);
 		Map<String, Function<Probe, Publisher<?>>> ways = Map.of("Flux", Flux::just, "Mono", Mono::just);
 		for (Map.Entry<String, Function<Probe, Publisher<?>>> way : ways.entrySet()) {
 			Probe expectedProbe = new Probe();

@@ -65,27 +65,21 @@ class HostileMultipartDifferentialTests {
 		SlicingPartReaderDifferentialTests.assumeStockReadsRandomFormsAs7010();
 		Random random = TestSeed.random("HostileMultipart.parts." + shape + "." + buffers);
 		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
-		for (BoundaryShape boundaries : BoundaryShape.values()) {
-			for (int i = 0; i < CASES; i++) {
-				Hostile hostile = hostile(random, shape, boundaries);
-				String boundary = hostile.body().boundary();
-				byte[] body = hostile.body().body();
-				List<Integer> cuts = cuts(random, hostile);
-				SlicingPartReaderDifferentialTests.Limits limits = (i == 0)
-						? SlicingPartReaderDifferentialTests.Limits.DEFAULT
-						: SlicingPartReaderDifferentialTests.Limits.random(random);
-				String description = describe(shape, boundaries, limits, hostile, cuts);
-				SlicingPartReaderDifferentialTests.Outcome expected = SlicingPartReaderDifferentialTests.read(
-						limits.stockInOrder(this.stockFiles), DefaultDataBufferFactory.sharedInstance, boundary, body,
-						cuts);
-				SlicingPartReaderDifferentialTests.Outcome actual = withoutDroppedErrors(description,
-						() -> SlicingPartReaderDifferentialTests.read(limits.fastpath(this.fastpathFiles), factory,
-								boundary, body, cuts));
-				assertAlike(description, expected.parts(), expected.error(), actual.parts(), actual.error());
-				assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles))
-					.as(description + "\nFastpath's files left").isEmpty();
-			}
-		}
+		forEachCase(random, shape, (boundaries, hostile, cuts, first) -> {
+			String boundary = hostile.body().boundary();
+			byte[] body = hostile.body().body();
+			SlicingPartReaderDifferentialTests.Limits limits = first ? SlicingPartReaderDifferentialTests.Limits.DEFAULT
+					: SlicingPartReaderDifferentialTests.Limits.random(random);
+			String description = describe(shape, boundaries, limits, hostile, cuts);
+			SlicingPartReaderDifferentialTests.Outcome expected = SlicingPartReaderDifferentialTests.read(
+					limits.stockInOrder(this.stockFiles), DefaultDataBufferFactory.sharedInstance, boundary, body, cuts);
+			SlicingPartReaderDifferentialTests.Outcome actual = withoutDroppedErrors(description,
+					() -> SlicingPartReaderDifferentialTests.read(limits.fastpath(this.fastpathFiles), factory,
+							boundary, body, cuts));
+			assertAlike(description, expected.parts(), expected.error(), actual.parts(), actual.error());
+			assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles))
+				.as(description + "\nFastpath's files left").isEmpty();
+		});
 		factory.assertNoLeaks();
 	}
 
@@ -95,25 +89,42 @@ class HostileMultipartDifferentialTests {
 		SlicingPartReaderDifferentialTests.assumeStockReadsRandomFormsAs7010();
 		Random random = TestSeed.random("HostileMultipart.events." + shape + "." + buffers);
 		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
+		forEachCase(random, shape, (boundaries, hostile, cuts, first) -> {
+			String boundary = hostile.body().boundary();
+			byte[] body = hostile.body().body();
+			SlicingPartEventReaderDifferentialTests.Limits limits = first
+					? SlicingPartEventReaderDifferentialTests.Limits.DEFAULT
+					: SlicingPartEventReaderDifferentialTests.Limits.random(random);
+			String description = describe(shape, boundaries, limits, hostile, cuts);
+			SlicingPartEventReaderDifferentialTests.Outcome expected = SlicingPartEventReaderDifferentialTests
+				.read(limits.stock(), DefaultDataBufferFactory.sharedInstance, boundary, body, cuts);
+			SlicingPartEventReaderDifferentialTests.Outcome actual = withoutDroppedErrors(description,
+					() -> SlicingPartEventReaderDifferentialTests.read(limits.fastpath(), factory, boundary, body,
+							cuts));
+			assertAlike(description, expected.parts(), expected.error(), actual.parts(), actual.error());
+		});
+		factory.assertNoLeaks();
+	}
+
+	/**
+	 * Check {@link #CASES} bodies of the shape under each shape of boundary, cut as
+	 * {@link #cuts(Random, Hostile)} cuts them; the first of each with the default limits.
+	 */
+	private static void forEachCase(Random random, Hostility shape, HostileCase check) {
 		for (BoundaryShape boundaries : BoundaryShape.values()) {
 			for (int i = 0; i < CASES; i++) {
 				Hostile hostile = hostile(random, shape, boundaries);
-				String boundary = hostile.body().boundary();
-				byte[] body = hostile.body().body();
-				List<Integer> cuts = cuts(random, hostile);
-				SlicingPartEventReaderDifferentialTests.Limits limits = (i == 0)
-						? SlicingPartEventReaderDifferentialTests.Limits.DEFAULT
-						: SlicingPartEventReaderDifferentialTests.Limits.random(random);
-				String description = describe(shape, boundaries, limits, hostile, cuts);
-				SlicingPartEventReaderDifferentialTests.Outcome expected = SlicingPartEventReaderDifferentialTests
-					.read(limits.stock(), DefaultDataBufferFactory.sharedInstance, boundary, body, cuts);
-				SlicingPartEventReaderDifferentialTests.Outcome actual = withoutDroppedErrors(description,
-						() -> SlicingPartEventReaderDifferentialTests.read(limits.fastpath(), factory, boundary, body,
-								cuts));
-				assertAlike(description, expected.parts(), expected.error(), actual.parts(), actual.error());
+				check.check(boundaries, hostile, cuts(random, hostile), i == 0);
 			}
 		}
-		factory.assertNoLeaks();
+	}
+
+	/** A check of one hostile body, cut. */
+	@FunctionalInterface
+	private interface HostileCase {
+
+		void check(BoundaryShape boundaries, Hostile hostile, List<Integer> cuts, boolean defaultLimits);
+
 	}
 
 	/** A body of the shape, of up to 20 KB, under a boundary of up to 70 characters mostly. */

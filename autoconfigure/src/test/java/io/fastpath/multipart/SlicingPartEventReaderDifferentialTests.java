@@ -89,19 +89,12 @@ class SlicingPartEventReaderDifferentialTests {
 				+ "\r\n--xYz--\r\nepilogue";
 		byte[] bytes = body.getBytes(StandardCharsets.ISO_8859_1);
 		for (Limits limits : List.of(Limits.DEFAULT, new Limits(3, 10 * 1024, -1, 12), new Limits(-1, 90, 2, -1))) {
-			for (int cut = 0; cut <= bytes.length; cut++) {
-				assertReadAlike(factory, limits, boundary, bytes, List.of(cut), false, "[cut at " + cut + " " + limits + "]");
-				for (int end = cut + 1; end < Math.min(bytes.length, cut + 5); end++) {
-					assertReadAlike(factory, limits, boundary, bytes, List.of(cut, end), false,
-							"[cuts at " + cut + ", " + end + " " + limits + "]");
-				}
+			for (List<Integer> cuts : SlicingPartReaderDifferentialTests.cutsNear(bytes.length)) {
+				assertReadAlike(factory, limits, boundary, bytes, cuts, false, "[cuts at " + cuts + " " + limits + "]");
 			}
 		}
-		List<Integer> everyByte = new ArrayList<>();
-		for (int i = 1; i < bytes.length; i++) {
-			everyByte.add(i);
-		}
-		assertReadAlike(factory, Limits.DEFAULT, boundary, bytes, everyByte, false, "[one byte per buffer]");
+		assertReadAlike(factory, Limits.DEFAULT, boundary, bytes,
+				SlicingPartReaderDifferentialTests.cutsAtEveryByte(bytes.length), false, "[one byte per buffer]");
 		factory.assertNoLeaks();
 	}
 

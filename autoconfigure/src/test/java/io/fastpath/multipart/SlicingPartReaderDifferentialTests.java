@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
@@ -109,19 +110,12 @@ class SlicingPartReaderDifferentialTests {
 				+ "Content-Disposition: form-data; name=\"e\"\r\n\r\n" + "\r\n--xYz--\r\nepilogue";
 		byte[] bytes = body.getBytes(StandardCharsets.ISO_8859_1);
 		for (Limits limits : List.of(Limits.DEFAULT, new Limits(3, -1, -1, 10 * 1024))) {
-			for (int cut = 0; cut <= bytes.length; cut++) {
-				assertReadAlike(factory, limits, boundary, bytes, List.of(cut), false, "[cut at " + cut + " " + limits + "]");
-				for (int end = cut + 1; end < Math.min(bytes.length, cut + 5); end++) {
-					assertReadAlike(factory, limits, boundary, bytes, List.of(cut, end), false,
-							"[cuts at " + cut + ", " + end + " " + limits + "]");
-				}
+			for (List<Integer> cuts : SlicingPartReaderDifferentialTests.cutsNear(bytes.length)) {
+				assertReadAlike(factory, limits, boundary, bytes, cuts, false, "[cuts at " + cuts + " " + limits + "]");
 			}
 		}
-		List<Integer> everyByte = new ArrayList<>();
-		for (int i = 1; i < bytes.length; i++) {
-			everyByte.add(i);
-		}
-		assertReadAlike(factory, Limits.DEFAULT, boundary, bytes, everyByte, false, "[one byte per buffer]");
+		assertReadAlike(factory, Limits.DEFAULT, boundary, bytes,
+				SlicingPartReaderDifferentialTests.cutsAtEveryByte(bytes.length), false, "[one byte per buffer]");
 		factory.assertNoLeaks();
 	}
 
@@ -421,6 +415,26 @@ class SlicingPartReaderDifferentialTests {
 		}
 	}
 
+	/**
+	 * Every cut of a body of the given length in two, and in three with the second cut up
+	 * to 4 bytes after the first: every boundary, header and line end split every way.
+	 */
+	static List<List<Integer>> cutsNear(int length) {
+		List<List<Integer>> all = new ArrayList<>();
+		for (int cut = 0; cut <= length; cut++) {
+			all.add(List.of(cut));
+			for (int end = cut + 1; end < Math.min(length, cut + 5); end++) {
+				all.add(List.of(cut, end));
+			}
+		}
+		return all;
+	}
+
+	/** The cuts of a body of the given length into buffers of one byte. */
+	static List<Integer> cutsAtEveryByte(int length) {
+		return IntStream.range(1, length).boxed().toList();
+	}
+
 	static List<Integer> cuts(Random random, int length) {
 		List<Integer> cuts = new ArrayList<>();
 		int mode = random.nextInt(4);
@@ -428,10 +442,7 @@ class SlicingPartReaderDifferentialTests {
 			return cuts;
 		}
 		if (mode == 1 && length <= 600) {
-			for (int i = 1; i < length; i++) {
-				cuts.add(i);
-			}
-			return cuts;
+			return cutsAtEveryByte(length);
 		}
 		// Distinct cuts inside the body: no empty buffer, after which stock fails to see a
 		// closing boundary split as "-" "-" (a stock quirk, not one to copy)

@@ -67,15 +67,18 @@ row "Response: Flux<T> of 1000 records as a JSON array, Fastpath alone against t
 row "Response: Flux<T> of 10 records as a JSON array, against the mapper's byte[] (and that byte[] as a Flux of one)" \
 	request=bytes-10:stock request=bytesflux-10:stock request=flux-json-10:stock request=flux-json-10:fastpath
 row "Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (as a JSON array)" \
-	request=bytes-1000:stock request=flux-ndjson-1000:stock request=flux-ndjson-1000:fastpath
+	request=bytes-1000:stock request=flux-ndjson-1000:stock request=flux-ndjson-1000:fastpath \
+	request=firstahead-ndjson-1000:stock
 row "Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)" \
-	request=bytes-1000:stock request=flux-sse-1000:stock request=flux-sse-1000:fastpath
+	request=bytes-1000:stock request=flux-sse-1000:stock request=flux-sse-1000:fastpath \
+	request=firstahead-sse-1000:stock
 row "Response: Flux<T> of 10 records as NDJSON and as server-sent events, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-10:stock request=flux-ndjson-10:stock request=flux-ndjson-10:fastpath \
-	request=flux-sse-10:stock request=flux-sse-10:fastpath
+	request=flux-sse-10:stock request=flux-sse-10:fastpath request=firstahead-ndjson-10:stock \
+	request=firstahead-sse-10:stock
 row "Response: Flux<T> of 1000 records handed over from another thread (publishOn), against the mapper's byte[] (as a JSON array)" \
 	request=bytes-1000:stock request=threaded-json-1000:stock request=threaded-json-1000:fastpath \
-	request=threaded-ndjson-1000:fastpath request=threaded-sse-1000:fastpath
+	request=threaded-ndjson-1000:fastpath request=threaded-sse-1000:fastpath request=threadedbytes-1000:stock
 row "One 4 MB file part read whole through getMultipartData(), against the same 4 MB read whole as the raw body" \
 	request=raw-4mb:fastpath request=upload-4mb:fastpath
 rounds_row "$BIG_ROUNDS" "One 100 MB file part through getMultipartData() and transferTo a new file (one request per block)" \

@@ -39,6 +39,9 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.util.ByteArrayBuilder;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.module.blackbird.BlackbirdModule;
 
@@ -47,7 +50,10 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonDecoder;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
@@ -58,10 +64,12 @@ import org.springframework.http.codec.multipart.Part;
 import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.config.DelegatingWebFluxConfiguration;
@@ -128,6 +136,15 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * <li>{@code bytesflux-1000} (and {@code -10}): that {@code byte[]} returned as a
  * {@code Flux} of one: what the {@code Flux} path of a response (chunked, written as a
  * stream) costs beyond the {@code Mono} path for the same bytes.</li>
+ * <li>{@code firstahead-ndjson-10}, {@code firstahead-sse-10} (and {@code -1000}): the
+ * limit of a stream that sends its first value before the source makes the next, as
+ * Fastpath's writers do: the same NDJSON or events, framed by hand, written by the mapper
+ * into two {@code byte[]} per request (the first value, then the rest) and written to the
+ * response in two flushed writes. The same bytes as {@code flux-ndjson} and
+ * {@code flux-sse} (checked before measuring).</li>
+ * <li>{@code threadedbytes-1000}: the limit of a source on a thread of its own: the
+ * records handed over from the driver's thread as {@code threaded} hands them, collected
+ * there and written by the mapper into one {@code byte[]}, written once.</li>
  * </ul>
  * Before measuring, the two servers' answers are compared: the same status and the same
  * body bytes (chunks joined).
@@ -153,7 +170,8 @@ public class HttpRequestBenchmark {
 
 	@Param({ "form-5", "bind-5", "bind-50", "multipart-5", "multipart-50", "upload-4mb", "records", "orders",
 			"records-flux", "flux-json-1000", "flux-json-10", "flux-ndjson-1000", "flux-ndjson-10", "flux-sse-1000",
-			"flux-sse-10", "threaded-json-1000", "threaded-json-10", "threaded-ndjson-1000", "threaded-sse-1000", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10",
+			"flux-sse-10", "threaded-json-1000", "threaded-json-10", "threaded-ndjson-1000", "threaded-sse-1000", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10", "firstahead-ndjson-10",
+			"firstahead-sse-10", "firstahead-ndjson-1000", "firstahead-sse-1000", "threadedbytes-1000",
 			"raw-4mb", "transfer-100mb", "partevents-100mb", "hostile-1mb", "hostile-4mb" })
 	public String request;
 
@@ -232,11 +250,21 @@ public class HttpRequestBenchmark {
 					case "sse" -> "text/event-stream";
 					default -> throw new IllegalArgumentException("Unknown request " + this.request);
 				};
-				if (!List.of("flux", "threaded", "list", "bytes", "bytesflux").contains(kind)) {
+				if (!List.of("flux", "threaded", "list", "bytes", "bytesflux", "firstahead", "threadedbytes")
+					.contains(kind)) {
 					throw new IllegalArgumentException("Unknown request " + this.request);
 				}
 				this.stockRequest = RawHttpClient.get("/write/" + kind + "?count=" + count, accept);
 				this.fastpathRequest = this.stockRequest;
+				if (kind.equals("firstahead")) {
+					// a limit must write what it is the limit of: the stream's own bytes
+					String limit = this.stockServer.client().answer(this.stockRequest);
+					String stream = this.stockServer.client()
+						.answer(RawHttpClient.get("/write/flux?count=" + count, accept));
+					if (!limit.equals(stream)) {
+						throw new IllegalStateException(this.request + " answered " + limit + ", the stream " + stream);
+					}
+				}
 			}
 		}
 		String stockAnswer = this.stockServer.client().answer(this.stockRequest);
@@ -480,6 +508,9 @@ public class HttpRequestBenchmark {
 		/** What a repository holds: the records the responses are made of. */
 		private static final List<Pojo> RECORDS = pojos(new Random(SEED));
 
+		/** The mapper's writer with nothing between root values: the framing is written raw. */
+		private static final ObjectWriter FRAMED = MAPPER.writer().withRootValueSeparator("");
+
 		/** The thread a driver hands its rows from. */
 		private static final Scheduler DRIVER = Schedulers.newSingle("driver", true);
 
@@ -510,6 +541,55 @@ public class HttpRequestBenchmark {
 		@GetMapping(path = "/write/bytesflux", produces = JSON)
 		Flux<byte[]> writeBytesFlux(@RequestParam int count) {
 			return Flux.just(MAPPER.writeValueAsBytes(RECORDS.subList(0, count)));
+		}
+
+		/**
+		 * The records as NDJSON or events, the first in a write of its own and the rest in
+		 * one more, each flushed: the limit of a stream that sends its first value ahead.
+		 */
+		@GetMapping(path = "/write/firstahead", produces = { "application/x-ndjson", "text/event-stream" })
+		Mono<Void> writeFirstAhead(@RequestParam int count, ServerHttpResponse response,
+				@RequestHeader(HttpHeaders.ACCEPT) String accept) {
+			boolean events = accept.startsWith("text/event-stream");
+			response.getHeaders()
+				.setContentType(events ? MediaType.parseMediaType("text/event-stream;charset=UTF-8")
+						: MediaType.parseMediaType("application/x-ndjson"));
+			DataBufferFactory buffers = response.bufferFactory();
+			return response.writeAndFlushWith(Flux.just(0, 1)
+				.map((write) -> (write == 0) ? framed(RECORDS.subList(0, 1), events)
+						: framed(RECORDS.subList(1, count), events))
+				.map((bytes) -> Mono.just(buffers.wrap(bytes))));
+		}
+
+		/**
+		 * The records as NDJSON lines or events, written into one array by one generator of
+		 * the mapper's, the framing written raw between them.
+		 */
+		private static byte[] framed(List<Pojo> records, boolean events) {
+			// Jackson's segmented builder, as writeValueAsBytes writes into: one array at the end
+			ByteArrayBuilder out = new ByteArrayBuilder();
+			try (JsonGenerator generator = FRAMED.createGenerator(out)) {
+				for (Pojo record : records) {
+					if (events) {
+						generator.writeRaw("data:");
+					}
+					FRAMED.writeValue(generator, record);
+					generator.writeRaw(events ? "\n\n" : "\n");
+				}
+			}
+			return out.toByteArray();
+		}
+
+		/**
+		 * The records handed over from the driver's thread, as {@code /write/threaded} hands
+		 * them, collected there and written once: the limit of a source on a thread of its own.
+		 */
+		@GetMapping(path = "/write/threadedbytes", produces = JSON)
+		Mono<byte[]> writeThreadedBytes(@RequestParam int count) {
+			return Flux.fromIterable(RECORDS.subList(0, count))
+				.publishOn(DRIVER)
+				.collectList()
+				.map(MAPPER::writeValueAsBytes);
 		}
 
 		@PostMapping("/form")

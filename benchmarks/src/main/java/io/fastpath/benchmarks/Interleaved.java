@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -50,7 +51,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * Options: {@code --rounds} (default 60), {@code --block-ms} (2), {@code --warmup-s}
  * (total warm-up, shared by the sides, default 8), {@code --seed} (of the order; default
  * the clock), {@code --report FILE} to append the
- * table to a file, {@code --title TEXT} for its heading.
+ * table to a file, {@code --title TEXT} for its heading, {@code --raw FILE} to write the
+ * rounds themselves (every side's time, bytes and CPU per operation in every round).
+ * <p>One JVM is one fork: what the JIT compiles, and where, differs from one JVM to the next
+ * and moves a row's ratios by more than its quartiles, so a figure is taken over several.
+ * {@code Interleaved --pool FILE FILE ... [--title TEXT] [--report FILE]} reads the rounds
+ * of several forks of one row ({@code --raw}) and prints one table: each fork's per-round
+ * ratios against its own baseline, pooled, then their median and quartiles; the per-operation
+ * columns the median of every fork's rounds pooled; and each fork's median time ratio.
  */
 public final class Interleaved {
 
@@ -62,6 +70,14 @@ public final class Interleaved {
 
 	public static void main(String[] args) throws Exception {
 		Options options = Options.parse(args);
+		if (options.pool) {
+			List<Fork> forks = new ArrayList<>();
+			for (String file : options.files) {
+				forks.add(Fork.read(Path.of(file)));
+			}
+			print(forks, options);
+			return;
+		}
 		Class<?> type = Class.forName(Interleaved.class.getPackageName() + "." + options.benchmark());
 		Map<String, Object> states = new LinkedHashMap<>();
 		List<Side> sides = new ArrayList<>();
@@ -129,7 +145,17 @@ public final class Interleaved {
 				bytes[i][round] = Math.max(0, (double) allocated / side.operationsPerBlock);
 			}
 		}
-		String table = table(sides, nanos, bytes, cpu, options);
+		List<String> names = sides.stream().map((side) -> side.name).toList();
+		Fork fork = new Fork(options.benchmark(), options.seed, options.blockMillis, names, nanos, bytes, cpu);
+		if (options.raw != null) {
+			fork.write(Path.of(options.raw));
+		}
+		print(List.of(fork), options);
+	}
+
+	/** The table of one row from its forks, printed and appended to the report if any. */
+	private static void print(List<Fork> forks, Options options) throws IOException {
+		String table = table(forks, (options.title != null) ? options.title : forks.get(0).benchmark());
 		System.out.println();
 		System.out.println(table);
 		if (options.report != null) {
@@ -138,24 +164,77 @@ public final class Interleaved {
 		}
 	}
 
-	private static String table(List<Side> sides, double[][] nanos, double[][] bytes, double[][] cpu,
-			Options options) {
+	/**
+	 * The table of one row: every fork's rounds pooled. A ratio is taken within a round of
+	 * one fork (a side against the baseline measured in the same round of the same JVM);
+	 * the ratios of all forks are then pooled, so that their quartiles hold the spread
+	 * between JVMs as well as within one, and their median is not one JVM's.
+	 */
+	static String table(List<Fork> forks, String title) {
+		Fork first = forks.get(0);
+		for (Fork fork : forks) {
+			if (!fork.benchmark().equals(first.benchmark()) || !fork.sides().equals(first.sides())
+					|| fork.rounds() != first.rounds()) {
+				throw new IllegalArgumentException("Forks of one row have the same sides and rounds (each fork"
+						+ " weighs the same in the pool): " + first.sides() + " x " + first.rounds() + " against "
+						+ fork.sides() + " x " + fork.rounds());
+			}
+		}
 		StringBuilder table = new StringBuilder();
-		table.append("##### ").append(options.title != null ? options.title : options.benchmark()).append(" (")
-			.append(options.rounds).append(" rounds of ").append(options.blockMillis)
-			.append(" ms blocks in an order shuffled each round, seed ").append(options.seed)
-			.append("; ratios against the first row: median [quartiles] of per-round ratios)\n\n");
-		table.append("| Side | µs/op | B/op | Time ratio | Bytes ratio | CPU µs/op | CPU ratio |\n"
-				+ "|---|---:|---:|---:|---:|---:|---:|\n");
-		for (int i = 0; i < sides.size(); i++) {
-			double[] timeRatios = ratios(nanos[i], nanos[0]);
-			double[] byteRatios = ratios(bytes[i], bytes[0]);
-			double[] cpuRatios = ratios(cpu[i], cpu[0]);
-			table.append(String.format("| %s | %.1f | %,.0f | %s | %s | %.1f | %s |%n", sides.get(i).name,
-					median(nanos[i]) / 1000, median(bytes[i]), band(timeRatios), band(byteRatios),
-					median(cpu[i]) / 1000, band(cpuRatios)));
+		table.append("##### ").append(title).append(" (");
+		if (forks.size() > 1) {
+			table.append(forks.size()).append(" forks x ");
+		}
+		table.append(first.rounds()).append(" rounds of ").append(first.blockMillis())
+			.append(" ms blocks in an order shuffled each round, ")
+			.append(forks.size() > 1 ? "seeds " : "seed ")
+			.append(String.join(", ", forks.stream().map((fork) -> Long.toString(fork.seed())).toList()))
+			.append("; ratios against the first row: median [quartiles] of per-round ratios")
+			.append(forks.size() > 1 ? ", every fork's pooled; per operation: the median of every fork's rounds"
+					: "")
+			.append(")\n\n");
+		table.append("| Side | µs/op | B/op | Time ratio | Bytes ratio | CPU µs/op | CPU ratio |");
+		table.append(forks.size() > 1 ? " Time ratio per fork |\n" : "\n");
+		table.append("|---|---:|---:|---:|---:|---:|---:|").append(forks.size() > 1 ? "---:|\n" : "\n");
+		for (int i = 0; i < first.sides().size(); i++) {
+			table.append(String.format("| %s | %.1f | %,.0f | %s | %s | %.1f | %s |", first.sides().get(i),
+					median(pooled(forks, Fork::nanos, i)) / 1000, median(pooled(forks, Fork::bytes, i)),
+					band(pooledRatios(forks, Fork::nanos, i)), band(pooledRatios(forks, Fork::bytes, i)),
+					median(pooled(forks, Fork::cpu, i)) / 1000, band(pooledRatios(forks, Fork::cpu, i))));
+			if (forks.size() > 1) {
+				List<String> medians = new ArrayList<>();
+				for (Fork fork : forks) {
+					medians.add(String.format("%.2fx", median(pooledRatios(List.of(fork), Fork::nanos, i))));
+				}
+				table.append(' ').append(String.join(", ", medians)).append(" |");
+			}
+			table.append('\n');
 		}
 		return table.toString();
+	}
+
+	/** One side's values per operation, every fork's rounds one after the other. */
+	static double[] pooled(List<Fork> forks, Function<Fork, double[][]> measure, int side) {
+		return concatenate(forks, (fork) -> measure.apply(fork)[side]);
+	}
+
+	/**
+	 * One side's per-round ratios against the baseline (the first side), each taken within a
+	 * round of one fork, every fork's one after the other.
+	 */
+	static double[] pooledRatios(List<Fork> forks, Function<Fork, double[][]> measure, int side) {
+		return concatenate(forks, (fork) -> ratios(measure.apply(fork)[side], measure.apply(fork)[0]));
+	}
+
+	private static double[] concatenate(List<Fork> forks, Function<Fork, double[]> values) {
+		double[] all = new double[0];
+		for (Fork fork : forks) {
+			double[] more = values.apply(fork);
+			int from = all.length;
+			all = Arrays.copyOf(all, from + more.length);
+			System.arraycopy(more, 0, all, from, more.length);
+		}
+		return all;
 	}
 
 	private static double[] ratios(double[] values, double[] baseline) {
@@ -171,12 +250,12 @@ public final class Interleaved {
 				quantile(ratios, 0.75));
 	}
 
-	private static double median(double[] values) {
+	static double median(double[] values) {
 		return quantile(values, 0.5);
 	}
 
 	/** The quantile, interpolated between the two nearest ranks. */
-	private static double quantile(double[] values, double q) {
+	static double quantile(double[] values, double q) {
 		double[] sorted = values.clone();
 		Arrays.sort(sorted);
 		double rank = q * (sorted.length - 1);
@@ -297,11 +376,82 @@ public final class Interleaved {
 
 	}
 
+	/**
+	 * The rounds of one fork (one JVM) of a row: per side, the first the baseline, and per
+	 * round, the time, bytes and CPU time of one operation; and what ran them (the benchmark
+	 * class, the seed of the order, the length of a block).
+	 */
+	record Fork(String benchmark, long seed, int blockMillis, List<String> sides, double[][] nanos, double[][] bytes, double[][] cpu) {
+
+		private static final String HEADER = "side\tround\tnanos\tbytes\tcpuNanos";
+
+		int rounds() {
+			return this.nanos[0].length;
+		}
+
+		/** Writes the rounds as tab-separated lines, after the seed and the block's length. */
+		void write(Path file) throws IOException {
+			List<String> lines = new ArrayList<>();
+			lines.add("benchmark\t" + this.benchmark);
+			lines.add("seed\t" + this.seed);
+			lines.add("blockMillis\t" + this.blockMillis);
+			lines.add(HEADER);
+			for (int side = 0; side < this.sides.size(); side++) {
+				for (int round = 0; round < rounds(); round++) {
+					lines.add(this.sides.get(side) + "\t" + round + "\t" + this.nanos[side][round] + "\t"
+							+ this.bytes[side][round] + "\t" + this.cpu[side][round]);
+				}
+			}
+			Files.write(file, lines);
+		}
+
+		/** Reads what {@link #write} wrote. */
+		static Fork read(Path file) throws IOException {
+			List<String> lines = Files.readAllLines(file);
+			if (lines.size() < 5 || !lines.get(3).equals(HEADER)) {
+				throw new IllegalArgumentException(file + " is not the rounds of a fork (--raw)");
+			}
+			String benchmark = lines.get(0).split("\t")[1];
+			long seed = Long.parseLong(lines.get(1).split("\t")[1]);
+			int blockMillis = Integer.parseInt(lines.get(2).split("\t")[1]);
+			Map<String, List<double[]>> rounds = new LinkedHashMap<>();
+			for (String line : lines.subList(4, lines.size())) {
+				String[] cells = line.split("\t");
+				rounds.computeIfAbsent(cells[0], (side) -> new ArrayList<>())
+					.add(new double[] { Double.parseDouble(cells[2]), Double.parseDouble(cells[3]),
+							Double.parseDouble(cells[4]) });
+			}
+			List<String> sides = new ArrayList<>(rounds.keySet());
+			List<List<double[]>> values = new ArrayList<>(rounds.values());
+			int count = values.get(0).size();
+			double[][] nanos = new double[sides.size()][count];
+			double[][] bytes = new double[sides.size()][count];
+			double[][] cpu = new double[sides.size()][count];
+			for (int i = 0; i < sides.size(); i++) {
+				List<double[]> side = values.get(i);
+				if (side.size() != count) {
+					throw new IllegalArgumentException(file + ": " + sides.get(i) + " has " + side.size()
+							+ " rounds, " + sides.get(0) + " " + count);
+				}
+				for (int round = 0; round < count; round++) {
+					nanos[i][round] = side.get(round)[0];
+					bytes[i][round] = side.get(round)[1];
+					cpu[i][round] = side.get(round)[2];
+				}
+			}
+			return new Fork(benchmark, seed, blockMillis, sides, nanos, bytes, cpu);
+		}
+
+	}
+
 	private static final class Options {
 
 		@Nullable String benchmark;
 
 		final List<String> sides = new ArrayList<>();
+
+		/** With {@code --pool}: the files of the forks' rounds. */
+		final List<String> files = new ArrayList<>();
 
 		int rounds = 60;
 
@@ -314,6 +464,11 @@ public final class Interleaved {
 		@Nullable String report;
 
 		@Nullable String title;
+
+		@Nullable String raw;
+
+		/** Whether the arguments are forks' rounds to pool ({@code --pool}), not sides to run. */
+		boolean pool;
 
 		String benchmark() {
 			if (this.benchmark == null) {
@@ -332,8 +487,13 @@ public final class Interleaved {
 					case "--seed" -> options.seed = Long.parseLong(args[++i]);
 					case "--report" -> options.report = args[++i];
 					case "--title" -> options.title = args[++i];
+					case "--raw" -> options.raw = args[++i];
+					case "--pool" -> options.pool = true;
 					default -> {
-						if (options.benchmark == null) {
+						if (options.pool) {
+							options.files.add(args[i]);
+						}
+						else if (options.benchmark == null) {
 							options.benchmark = args[i];
 						}
 						else {
@@ -342,10 +502,11 @@ public final class Interleaved {
 					}
 				}
 			}
-			if (options.benchmark == null || options.sides.size() < 2) {
+			if (options.pool ? options.files.isEmpty() : (options.benchmark == null || options.sides.size() < 2)) {
 				throw new IllegalArgumentException(
 						"Usage: Interleaved BenchmarkClass params:method params:method ... [--rounds N]"
-								+ " [--block-ms N] [--warmup-s N] [--seed N] [--report FILE] [--title TEXT]");
+								+ " [--block-ms N] [--warmup-s N] [--seed N] [--report FILE] [--title TEXT]"
+								+ " [--raw FILE]\n   or: Interleaved --pool FILE ... [--report FILE] [--title TEXT]");
 			}
 			return options;
 		}

@@ -11,14 +11,23 @@
 #   ONLY='Response' benchmarks/interleaved.sh  # only the rows whose title matches
 #   REPORT=benchmarks/results/interleaved-second.md benchmarks/interleaved.sh
 #   SKIP_BUILD=1 benchmarks/interleaved.sh     # the jar as it is (report.sh builds it once)
+#   FORKS=2 benchmarks/interleaved.sh          # each row in 2 JVMs, their rounds pooled
+#
+# With FORKS=n a row runs n times, each in a JVM of its own (a fork, as JMH has them), each
+# fork ROUNDS rounds after its own warm-up; the table pools the forks' per-round ratios
+# (Interleaved --pool), so its quartiles hold the spread between JVMs (what the JIT
+# compiled, and where) and its median is no one JVM's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+FORKS=${FORKS:-1}
 ROUNDS=${ROUNDS:-100}
 WARMUP=${WARMUP:-10}
 ONLY=${ONLY:-} # a bash regex of row titles to run; empty for every row
 BIG_ROUNDS=${BIG_ROUNDS:-10}   # the 100 MB rows: one request is a block, about 0.3-1 s
 REPORT=${REPORT:-benchmarks/results/interleaved.md}
 [ "${SKIP_BUILD:-}" = 1 ] || ./mvnw -B -q -pl benchmarks -am package -DskipTests
+rounds_dir=$(mktemp -d) # each fork's rounds (Interleaved --raw), until its row is pooled
+trap 'rm -rf "$rounds_dir"' EXIT
 mkdir -p "$(dirname "$REPORT")"
 {
 	echo "Machine: $(nproc) cores, $(java -version 2>&1 | head -1). Commit \`$(git rev-parse --short HEAD)\`, $(date -u +%Y-%m-%d)."
@@ -30,12 +39,17 @@ row() { # $1 title, then the sides (params:method), the first the baseline
 	[[ -z "$ONLY" || "$title" =~ $ONLY ]] || return 0
 	rounds_row "$ROUNDS" "$title" "$@"
 }
-rounds_row() { # $1 rounds, $2 title, then the sides
-	local rounds=$1 title=$2
+rounds_row() { # $1 rounds, $2 title, then the sides; FORKS forks, pooled into one table
+	local rounds=$1 title=$2 fork
 	shift 2
 	[[ -z "$ONLY" || "$title" =~ $ONLY ]] || return 0
-	java -Xms1g -Xmx1g -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved HttpRequestBenchmark \
-		"$@" --rounds "$rounds" --warmup-s "$WARMUP" --title "$title" --report "$REPORT" | grep '^|'
+	rm -f "$rounds_dir"/*
+	for ((fork = 1; fork <= FORKS; fork++)); do
+		java -Xms1g -Xmx1g -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved HttpRequestBenchmark \
+			"$@" --rounds "$rounds" --warmup-s "$WARMUP" --raw "$rounds_dir/$fork.tsv" >/dev/null
+	done
+	java -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved --pool "$rounds_dir"/*.tsv \
+		--title "$title" --report "$REPORT" | grep '^|'
 }
 row "List<T> of 1000 flat records, @RequestBody" \
 	request=records:stock request=records:stockBlackbird request=records:fastpath

@@ -7,7 +7,8 @@
 #    and Flux responses written, on Netty's pooled direct buffers with heap rows beside
 #    them, stock, stock with Blackbird, Fastpath and plain Jackson (the limit), 3 forks;
 #  - whole requests over HTTP to Reactor Netty, interleaved in one JVM (benchmarks/interleaved.sh,
-#    io.fastpath.benchmarks.Interleaved): the rows of the README's table;
+#    io.fastpath.benchmarks.Interleaved): the rows of the README's table, each in FORKS JVMs
+#    (2) whose per-round ratios are pooled, the report's other rows in REPORT_ONLY_FORKS (1);
 #  - with WRK=1, the sample under wrk load (benchmarks/load.sh), beyond the time below.
 # It ends by printing the README's results table, taken from the report.
 #
@@ -15,12 +16,17 @@
 #   WRK=1 benchmarks/report.sh           # and the wrk rows (about 3 minutes more a run)
 #   SMOKE=1 benchmarks/report.sh         # one fork, a few iterations, two rows: that the
 #                                        # script works (benchmarks/results/report-smoke.md)
+#   FORKS=3 REPORT_ONLY_FORKS=2 ...      # more JVMs per row (each fork adds its warm-up)
 #
-# Time, from the scripts' own timings on 2 cores: an interleaved row is about 8 s of JVM
-# start, servers and answer checks, its warm-up (10 s, 20 s for responses) and 1-10 s of
-# rounds, so the 12 rows and the 4 rows of the issues' targets take about 7 minutes a run; a JMH fork of one method is about 2 s
-# of start and 4 s of iterations (3 x 0.5 s warm-up, 5 x 0.5 s measured), 42 of them about
-# 4.5 minutes. Twice that, and the build: about 24 minutes.
+# Time on 2 cores: with one fork a row, the report took 16.6 minutes (8.2 a run and the
+# build); a JMH fork of one method is about 1-2 s of start and 4 s of iterations (3 x 0.5 s
+# warm-up, 5 x 0.5 s measured), 42 of them about 4 minutes a run, which leaves a whole-request
+# fork about 3-4 s of JVM start, servers and answer checks besides its warm-up (10 s, 20 s
+# for responses) and its rounds (about 1 s; 3 s for the 4 MB part, 5 s for the 100 MB one).
+# The README's second forks add 12 x 4 s + 9 x 10 s + 3 x 20 s of warm-up + about 15 s of
+# rounds, about 3.5 minutes a run: about 24 minutes in all. A second fork of the other 4
+# rows too would add about 1.3 minutes a run more, past 25 minutes. The report gives each
+# row's seconds, to check this against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +36,7 @@ if [ "$SMOKE" = 1 ]; then
 	REPORT=${REPORT:-benchmarks/results/report-smoke.md}
 	JMH_OPTIONS=(-f 1 -wi 1 -w 200ms -i 2 -r 200ms)
 	JMH_ROWS=("JsonEncodeBenchmark -p elements=10 -p factory=heap")
-	ROUNDS=20 BIG_ROUNDS=2 READ_WARMUP=1 WRITE_WARMUP=1
+	ROUNDS=20 BIG_ROUNDS=2 READ_WARMUP=1 WRITE_WARMUP=1 FORKS=${FORKS:-1}
 else
 	REPORT=${REPORT:-benchmarks/results/report.md}
 	JMH_OPTIONS=(-f 3 -wi 3 -w 500ms -i 5 -r 500ms)
@@ -38,8 +44,10 @@ else
 		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct,heap"
 		"JsonEncodeBenchmark -p elements=1000 -p factory=netty-direct,heap"
 	)
-	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=10 WRITE_WARMUP=20
+	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=10 WRITE_WARMUP=20 FORKS=${FORKS:-2}
 fi
+# JVMs a row runs in (rounds of each pooled): the README's rows in FORKS, the others in these
+REPORT_ONLY_FORKS=${REPORT_ONLY_FORKS:-1}
 
 # The interleaved rows, one a line: the README's label | what 1.00x is | the row's title in
 # interleaved.sh | the sides that are stock, stock with Blackbird and Fastpath ("-" where
@@ -97,19 +105,25 @@ run() { # $1: the run's number; its tables and rows go to $work
 			>/dev/null || { tail -40 "$work/jmh-$n-$row.log" >&2; exit 1; }
 		row=$((row + 1))
 	done
+	echo "$n"$'\tJMH\t-\t'$(($(date +%s) - run_started)) >>"$work/row-seconds.tsv"
 	row=10
-	local ran=$'\n'
+	local ran=$'\n' forks row_started
 	while IFS='|' read -r _ _ title _ _ _ kind _; do
 		[[ "$ran" == *$'\n'"$title"$'\n'* ]] && continue
 		ran+="$title"$'\n'
 		warmup=$READ_WARMUP
 		[ "$kind" = write ] && warmup=$WRITE_WARMUP
-		echo "Run $n: $title" >&2
+		forks=$REPORT_ONLY_FORKS
+		cut -d'|' -f3,8 "$ROWS_FILE" | grep -qxF "$title|readme" && forks=$FORKS
+		echo "Run $n: $title ($forks fork$([ "$forks" = 1 ] || echo s))" >&2
+		row_started=$(date +%s)
 		# the row's title as a regex that matches only itself
 		ONLY="^$(printf '%s' "$title" | sed 's/[][(){}.*+?^$|\\]/\\&/g')\$" ROUNDS=$ROUNDS BIG_ROUNDS=$BIG_ROUNDS \
-			WARMUP=$warmup REPORT="$work/interleaved-$n-$row.md" SKIP_BUILD=1 benchmarks/interleaved.sh </dev/null >/dev/null
+			FORKS=$forks WARMUP=$warmup REPORT="$work/interleaved-$n-$row.md" SKIP_BUILD=1 benchmarks/interleaved.sh \
+			</dev/null >/dev/null
 		grep -q '^| request=' "$work/interleaved-$n-$row.md" \
 			|| { echo "No row titled '$title' in benchmarks/interleaved.sh" >&2; exit 1; }
+		printf '%s\t%s\t%s\t%s\n' "$n" "$title" "$forks" $(($(date +%s) - row_started)) >>"$work/row-seconds.tsv"
 		row=$((row + 1))
 	done <"$ROWS_FILE"
 	if [ "$WRK" = 1 ]; then
@@ -122,17 +136,19 @@ run() { # $1: the run's number; its tables and rows go to $work
 run 1
 run 2
 
-# Each interleaved table as tab-separated lines: run, title, side, time median, quartiles, bytes median, µs/op, B/op
+# Each interleaved table as tab-separated lines: run, title, side, time median, quartiles,
+# bytes median, µs/op, B/op, each fork's time median ("" with one fork)
 for n in 1 2; do
 	cat "$work"/interleaved-"$n"-*.md | awk -v run="$n" '
-		/^##### / { match($0, / \([0-9]+ rounds of /); title = substr($0, 7, RSTART - 7) }
+		/^##### / { match($0, / \(([0-9]+ forks x )?[0-9]+ rounds of /); title = substr($0, 7, RSTART - 7) }
 		/^\| request=/ {
 			split($0, cell, "|")
 			side = cell[2]; sub(/^ *request=/, "", side); sub(/ *$/, "", side)
 			time = cell[5]; gsub(/[ x\]]/, "", time); split(time, t, /[\[-]/)
 			bytes = cell[6]; gsub(/[ x\]]/, "", bytes); split(bytes, b, /[\[-]/)
 			us = cell[3]; gsub(/ /, "", us); bop = cell[4]; gsub(/[ ,]/, "", bop)
-			print run "\t" title "\t" side "\t" t[1] "\t" t[2] "\t" t[3] "\t" b[1] "\t" us "\t" bop
+			forks = cell[9]; gsub(/^ +| +$/, "", forks)
+			print run "\t" title "\t" side "\t" t[1] "\t" t[2] "\t" t[3] "\t" b[1] "\t" us "\t" bop "\t" forks
 		}'
 done >"$work/interleaved.tsv"
 
@@ -145,7 +161,7 @@ function group(n,   s) { s = sprintf("%.0f", n); while (s ~ /[0-9][0-9][0-9][0-9
 NR == FNR { if (mode == "readme" && $8 == "report") next; rows++; label[rows] = $1; base[rows] = $2; title[rows] = $3; side[rows, 1] = $4; side[rows, 2] = $5; side[rows, 3] = $6; next }
 {
 	key = $1 SUBSEP $2 SUBSEP $3
-	med[key] = $4; q1[key] = $5; q3[key] = $6; bytes[key] = $7; us[key] = $8; bop[key] = $9
+	med[key] = $4; q1[key] = $5; q3[key] = $6; bytes[key] = $7; us[key] = $8; bop[key] = $9; forks[key] = $10
 	if (!(($1 SUBSEP $2) in first)) first[$1, $2] = $3
 }
 END {
@@ -160,7 +176,9 @@ END {
 			else if (!((1, t, s) in med)) cell = "(not measured)"
 			else {
 				second = ((2, t, s) in med) ? med[2, t, s] "x" : "-"
-				cell = med[1, t, s] "x [" q1[1, t, s] "-" q3[1, t, s] "], bytes " bytes[1, t, s] "x; 2nd " second
+				cell = med[1, t, s] "x [" q1[1, t, s] "-" q3[1, t, s] "]"
+				if (mode == "report" && forks[1, t, s] != "") cell = cell " (forks " forks[1, t, s] ")"
+				cell = cell ", bytes " bytes[1, t, s] "x; 2nd " second
 				if (mode == "report" && second != "-") {
 					checked++
 					if (med[2, t, s] >= q1[1, t, s] && med[2, t, s] <= q3[1, t, s]) { cell = cell " in"; within++ }
@@ -235,8 +253,12 @@ mkdir -p "$(dirname "$REPORT")"
 	echo "Fastpath) and a client that allocates next to nothing, so the bytes are the server's. A row's"
 	echo "sides run in ~2 ms blocks, a block a side a round, in an order shuffled each round: $ROUNDS"
 	echo "rounds ($BIG_ROUNDS for the 100 MB row, a request a block) after $READ_WARMUP s of warm-up ($WRITE_WARMUP s for"
-	echo "responses). A time is the median [quartiles] of the per-round ratios against the row's"
-	echo "baseline, its first side; bytes are the median of the per-round ratios."
+	echo "responses). Each of the README's rows runs so in $FORKS JVMs (forks) a run, one after the other,"
+	echo "the report's other rows in $REPORT_ONLY_FORKS. A ratio is taken within a round of one fork, against the"
+	echo "row's baseline (its first side) in the same round; a time is the median [quartiles] of the"
+	echo "per-round ratios of every fork pooled (with the median of each fork's in brackets), so the"
+	echo "quartiles hold the spread between JVMs; bytes are the median of the pooled per-round ratios."
+	echo "A baseline's µs/op and B/op are the median of every fork's rounds pooled."
 	echo
 	echo "JMH (\`benchmarks/run.sh\`, \`${JMH_OPTIONS[*]}\`, \`-prof gc\`): ops/s as the median"
 	echo "[quartiles] of the measured iterations of every fork, B/op as \`gc.alloc.rate.norm\`; the"
@@ -257,6 +279,14 @@ mkdir -p "$(dirname "$REPORT")"
 	echo "| Benchmark | Params | Stock | Stock + Blackbird | Fastpath | Jackson (the limit) | Fastpath/stock ops/s |"
 	echo "|---|---|---|---|---|---|---|"
 	awk "$JMH_TABLE" "$work/jmh-1.tsv" "$work/jmh-2.tsv"
+	echo
+	echo "## Seconds each row took"
+	echo
+	echo "| Row | Forks | Run 1 | Run 2 |"
+	echo "|---|---:|---:|---:|"
+	awk -F'\t' '$1 == 1 { order[++rows] = $2; forks[$2] = $3 } { seconds[$1, $2] = $4 }
+		END { for (i = 1; i <= rows; i++) print "| " order[i] " | " forks[order[i]] " | " seconds[1, order[i]] " | " seconds[2, order[i]] " |" }' \
+		"$work/row-seconds.tsv"
 	for n in 1 2; do
 		echo
 		echo "## Run $n, as the scripts printed it"

@@ -23,7 +23,7 @@
 # warm-up, 5 x 0.5 s measured), 42 of them about 4 minutes a run, which leaves a whole-request
 # fork about 3-4 s of JVM start, servers and answer checks besides its warm-up (10 s, 20 s
 # for responses) and its rounds (about 1 s; 3 s for the 4 MB part, 5 s for the 100 MB one).
-# The README's second forks add 12 x 4 s + 9 x 10 s + 3 x 20 s of warm-up + about 15 s of
+# The README's second forks add 12 x 4 s of start, 9 x 10 s + 3 x 20 s of warm-up, 15 s of
 # rounds, about 3.5 minutes a run: about 24 minutes in all. A second fork of the other 4
 # rows too would add about 1.3 minutes a run more, past 25 minutes. The report gives each
 # row's seconds, to check this against.
@@ -240,7 +240,7 @@ mkdir -p "$(dirname "$REPORT")"
 {
 	echo "# Benchmark report"
 	echo
-	echo "Commit \`$commit\` (a clean tree), $(date -u +%Y-%m-%d), \`benchmarks/report.sh\`$([ "$SMOKE" = 1 ] && echo " with SMOKE=1 (one fork, a few iterations, two rows: a trial of the script, not figures)")$([ "$WRK" = 1 ] && echo " with WRK=1")."
+	echo "Commit \`$commit\` (a clean tree), $(date -u +%Y-%m-%d), \`benchmarks/report.sh\`$([ "$SMOKE" = 1 ] && echo " with SMOKE=1 (a few iterations and rounds, two rows, JMH in one fork, whole requests in $FORKS: a trial of the script, not figures)")$([ "$WRK" = 1 ] && echo " with WRK=1")."
 	echo "Two runs one after the other: $(minutes "$(cat "$work/seconds-1")") and $(minutes "$(cat "$work/seconds-2")"), $(minutes "$elapsed") in all with the build."
 	echo
 	echo "Machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(free -g | awk '/Mem:/ { print $2 }') GiB, $(uname -sr); load average $load_at_start at the start."
@@ -256,8 +256,8 @@ mkdir -p "$(dirname "$REPORT")"
 	echo "responses). Each of the README's rows runs so in $FORKS JVMs (forks) a run, one after the other,"
 	echo "the report's other rows in $REPORT_ONLY_FORKS. A ratio is taken within a round of one fork, against the"
 	echo "row's baseline (its first side) in the same round; a time is the median [quartiles] of the"
-	echo "per-round ratios of every fork pooled (with the median of each fork's in brackets), so the"
-	echo "quartiles hold the spread between JVMs; bytes are the median of the pooled per-round ratios."
+	echo "per-round ratios of every fork pooled (each fork's median in parentheses), so the quartiles"
+	echo "hold the spread between JVMs; bytes are the median of the pooled per-round ratios."
 	echo "A baseline's µs/op and B/op are the median of every fork's rounds pooled."
 	echo
 	echo "JMH (\`benchmarks/run.sh\`, \`${JMH_OPTIONS[*]}\`, \`-prof gc\`): ops/s as the median"

@@ -35,14 +35,14 @@ WRK=${WRK:-0}
 if [ "$SMOKE" = 1 ]; then
 	REPORT=${REPORT:-benchmarks/results/report-smoke.md}
 	JMH_OPTIONS=(-f 1 -wi 1 -w 200ms -i 2 -r 200ms)
-	JMH_ROWS=("JsonEncodeBenchmark -p elements=10 -p factory=heap")
+	JMH_ROWS=("JsonEncodeBenchmark -p target=flux -p element=record -p elements=10 -p factory=heap -p optimizeCreators=true")
 	ROUNDS=20 BIG_ROUNDS=2 READ_WARMUP=1 WRITE_WARMUP=1 FORKS=${FORKS:-1}
 else
 	REPORT=${REPORT:-benchmarks/results/report.md}
 	JMH_OPTIONS=(-f 3 -wi 3 -w 500ms -i 5 -r 500ms)
 	JMH_ROWS=(
 		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct,heap"
-		"JsonEncodeBenchmark -p elements=1000 -p factory=netty-direct,heap"
+		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct,heap"
 	)
 	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=10 WRITE_WARMUP=20 FORKS=${FORKS:-2}
 fi

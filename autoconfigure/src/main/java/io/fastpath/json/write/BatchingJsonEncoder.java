@@ -1,5 +1,6 @@
 package io.fastpath.json.write;
 
+import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -13,6 +14,8 @@ import reactor.util.context.ContextView;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonEncoding;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.util.BufferRecycler;
+import tools.jackson.core.util.ByteArrayBuilder;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.exc.InvalidDefinitionException;
@@ -43,7 +46,7 @@ import org.springframework.util.MimeType;
  * encoder gives each value a buffer of its own (and with it a write and, on HTTP/1.1, a
  * chunk). The bytes are the stock encoder's: its mapper, writer, hints, encoding,
  * array syntax and stream separator. A {@code Mono} and single values are the stock
- * encoder's bytes too, written straight into their buffer ({@link #encodeValue}).
+ * encoder's bytes too, written with fewer copies ({@link #encodeValue}).
  * <p>Given twins ({@link BlackbirdTwins}), values of the types the stock encoder writes
  * with its own mapper are written with the twin of that mapper, in batches, as a
  * {@code Mono} and as single values: the same bytes, with Blackbird's accessors. Types
@@ -218,13 +221,14 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 
 	/**
 	 * Write the value as the stock encoder writes it (its mapper for the type and media type,
-	 * its writer for the hints, its encoding, logging and errors), but straight into a
-	 * buffer of the given factory: the stock encoder writes it into an array of its own,
-	 * copies that into another and that into the buffer. A buffer that grows in place of
-	 * them is, on Reactor Netty, pooled memory off the heap. The value's type alone chooses
-	 * the mapper, so a stock encoder's streaming separator plays no part here, as it plays
-	 * none in the stock encoder's {@code encodeValue}; and every encoding the stock encoder
-	 * maps a charset to, Jackson writes into any output stream, so no case is left to it.
+	 * its writer for the hints, its encoding, logging and errors), but with fewer copies:
+	 * the stock encoder writes it into Jackson's segmented builder, copies that into an
+	 * array and the array into the buffer. Into a factory of direct buffers the value is
+	 * written straight, and on the heap the buffer wraps the array (see
+	 * {@link #writeValue}). The value's type alone chooses the mapper, so a stock encoder's
+	 * streaming separator plays no part here, as it plays none in the stock encoder's
+	 * {@code encodeValue}; and every encoding the stock encoder maps a charset to, Jackson
+	 * writes into any output stream, so no case is left to it.
 	 */
 	@Override
 	public DataBuffer encodeValue(Object value, DataBufferFactory bufferFactory, ResolvableType valueType,
@@ -244,7 +248,7 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 				if (!BlackbirdTwins.isTwinFailure(ex)) {
 					throw ex;
 				}
-				// What the twin wrote was released with its buffer: the value is written anew
+				// What the twin wrote was released: the value is written anew
 				twins.failed(valueType.getType(), ex);
 			}
 		}
@@ -252,27 +256,32 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 	}
 
 	/**
-	 * Write the value with the given mapper into a new buffer, or release the buffer and
-	 * throw the error the stock encoder would.
+	 * Write the value with the given mapper into a new buffer, or throw the error the stock
+	 * encoder would, with nothing allocated for it left unreleased. A factory of direct
+	 * buffers (on Reactor Netty, pooled memory off the heap) gives the buffer the value is
+	 * written into as it grows. On the heap a growing buffer would copy the value into a new
+	 * array each time its capacity doubles, and end up to twice the value's size: there the
+	 * value is written, as the stock encoder writes it, into Jackson's segmented builder,
+	 * whose one array of the value's exact size the buffer wraps, where the stock encoder
+	 * copies that array into a buffer of its own.
 	 */
 	private DataBuffer writeValue(Object value, JsonMapper mapper, DataBufferFactory bufferFactory,
 			ResolvableType valueType, @Nullable MimeType mimeType, @Nullable Map<String, Object> hints) {
 		ObjectWriter writer = StockJsonWriting.objectWriter(this.stock, mapper, valueType, mimeType, hints);
 		JsonEncoding encoding = StockJsonWriting.jsonEncoding(mimeType);
+		DataBuffer buffer = bufferFactory.isDirect() ? writeInPlace(value, writer, encoding, bufferFactory)
+				: writeWrapped(value, writer, encoding, bufferFactory);
+		Hints.touchDataBuffer(buffer, hints, this.logger);
+		return buffer;
+	}
+
+	/** Write the value into a buffer that grows as it is written, released if writing fails. */
+	private static DataBuffer writeInPlace(Object value, ObjectWriter writer, JsonEncoding encoding,
+			DataBufferFactory bufferFactory) {
 		DataBuffer buffer = bufferFactory.allocateBuffer(VALUE_FIRST_CAPACITY);
 		boolean written = false;
 		try {
-			// Created from the writer, as the stock encoder creates it for a single value
-			try (JsonGenerator generator = writer.createGenerator(buffer.asOutputStream(), encoding)) {
-				writer.writeValue(generator, value);
-				generator.flush();
-			}
-			catch (InvalidDefinitionException ex) {
-				throw new CodecException("Type definition error: " + ex.getType(), ex);
-			}
-			catch (JacksonException ex) {
-				throw new EncodingException("JSON encoding error: " + ex.getOriginalMessage(), ex);
-			}
+			write(value, writer, encoding, buffer.asOutputStream());
 			written = true;
 		}
 		finally {
@@ -280,8 +289,40 @@ final class BatchingJsonEncoder extends JacksonJsonEncoder {
 				DataBufferUtils.release(buffer);
 			}
 		}
-		Hints.touchDataBuffer(buffer, hints, this.logger);
 		return buffer;
+	}
+
+	/**
+	 * Write the value into Jackson's segmented builder, with the buffer recycler the stock
+	 * encoder's builder takes, and wrap the array it makes of them.
+	 */
+	private static DataBuffer writeWrapped(Object value, ObjectWriter writer, JsonEncoding encoding,
+			DataBufferFactory bufferFactory) {
+		BufferRecycler recycler = writer.generatorFactory()._getBufferRecycler();
+		ByteArrayBuilder bytes = new ByteArrayBuilder(recycler);
+		try {
+			write(value, writer, encoding, bytes);
+			return bufferFactory.wrap(bytes.toByteArray());
+		}
+		finally {
+			bytes.release();
+			recycler.releaseToPool();
+		}
+	}
+
+	/** Write the value into the output, throwing the error the stock encoder would. */
+	private static void write(Object value, ObjectWriter writer, JsonEncoding encoding, OutputStream output) {
+		// Created from the writer, as the stock encoder creates it for a single value
+		try (JsonGenerator generator = writer.createGenerator(output, encoding)) {
+			writer.writeValue(generator, value);
+			generator.flush();
+		}
+		catch (InvalidDefinitionException ex) {
+			throw new CodecException("Type definition error: " + ex.getType(), ex);
+		}
+		catch (JacksonException ex) {
+			throw new EncodingException("JSON encoding error: " + ex.getOriginalMessage(), ex);
+		}
 	}
 
 	/** Log the value as the stock encoder logs a value it encodes. */

@@ -12,21 +12,20 @@
 #  - with WRK=1, the sample under wrk load (benchmarks/load.sh), beyond the time below.
 # It ends by printing the README's results table, taken from the report.
 #
-#   benchmarks/report.sh                 # about 24 minutes on 2 cores; run it on a quiet machine
+#   benchmarks/report.sh                 # about 23 minutes on 2 cores; run it on a quiet machine
 #   WRK=1 benchmarks/report.sh           # and the wrk rows (about 3 minutes more a run)
 #   SMOKE=1 benchmarks/report.sh         # one fork, a few iterations, two rows: that the
 #                                        # script works (benchmarks/results/report-smoke.md)
 #   FORKS=3 REPORT_ONLY_FORKS=2 ...      # more JVMs per row (each fork adds its warm-up)
 #
-# Time on 2 cores: with one fork a row, the report took 16.6 minutes (8.2 a run and the
-# build); a JMH fork of one method is about 1-2 s of start and 4 s of iterations (3 x 0.5 s
-# warm-up, 5 x 0.5 s measured), 42 of them about 4 minutes a run, which leaves a whole-request
-# fork about 3-4 s of JVM start, servers and answer checks besides its warm-up (10 s, 20 s
-# for responses) and its rounds (about 1 s; 3 s for the 4 MB part, 5 s for the 100 MB one).
-# The README's second forks add 12 x 4 s of start, 9 x 10 s + 3 x 20 s of warm-up, 15 s of
-# rounds, about 3.5 minutes a run: about 24 minutes in all. A second fork of the other 4
-# rows too would add about 1.3 minutes a run more, past 25 minutes. The report gives each
-# row's seconds, to check this against.
+# Time on 2 cores: with 3 s of JMH warm-up, 10 s and 20 s of a fork's warm-up, the report
+# took 25 min 47 s (JMH 4.4 minutes a run, the whole-request rows 8.4). A JMH fork of one
+# method is about 1-2 s of start and 3.5 s of iterations (2 x 0.5 s warm-up, 5 x 0.5 s
+# measured), 48 of them about 4 minutes a run; a whole-request fork about 3-4 s of JVM start,
+# servers and answer checks, its warm-up (8 s, 15 s for responses) and its rounds (about 1 s;
+# 3 s for the 4 MB part, 5 s for the 100 MB one): the README's rows in 2 forks and the other
+# 4 in one, about 7 minutes a run; about 23 minutes in all. The report gives each row's
+# seconds, to check this against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,12 +38,12 @@ if [ "$SMOKE" = 1 ]; then
 	ROUNDS=20 BIG_ROUNDS=2 READ_WARMUP=1 WRITE_WARMUP=1 FORKS=${FORKS:-1}
 else
 	REPORT=${REPORT:-benchmarks/results/report.md}
-	JMH_OPTIONS=(-f 3 -wi 3 -w 500ms -i 5 -r 500ms)
+	JMH_OPTIONS=(-f 3 -wi 2 -w 500ms -i 5 -r 500ms)
 	JMH_ROWS=(
 		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct,heap"
 		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct,heap"
 	)
-	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=10 WRITE_WARMUP=20 FORKS=${FORKS:-2}
+	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=8 WRITE_WARMUP=15 FORKS=${FORKS:-2}
 fi
 # JVMs a row runs in (rounds of each pooled): the README's rows in FORKS, the others in these
 REPORT_ONLY_FORKS=${REPORT_ONLY_FORKS:-1}

@@ -100,9 +100,17 @@ abstract class RealServerTests {
 	 * it depends on when the garbage collector runs); 7.0.10 (Boot 4.1.2) releases it.
 	 */
 	protected static void assumeMultipartParserReleasesTruncatedBodies() {
+		assumeTrue(!isSpringFramework70Before10(),
+				() -> "Spring Framework " + SpringVersion.getVersion() + "'s MultipartParser leaks a truncated body's buffer");
+	}
+
+	/**
+	 * Whether Spring Framework is a 7.0 release before 7.0.10 (Boot 4.0.7 has 7.0.8), whose
+	 * multipart parser differs from later ones in ways some tests allow for.
+	 */
+	protected static boolean isSpringFramework70Before10() {
 		String version = SpringVersion.getVersion();
-		assumeTrue(version == null || !version.matches("7\\.0\\.[0-9]"),
-				() -> "Spring Framework " + version + "'s MultipartParser leaks a truncated body's buffer");
+		return version != null && version.matches("7\\.0\\.[0-9]");
 	}
 
 	@Test

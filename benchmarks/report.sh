@@ -4,8 +4,8 @@
 # benchmarks/results/report.md gives each row's first run with its quartiles and whether
 # the second run's median fell within them. It reuses the other scripts:
 #  - the JMH rows (benchmarks/run.sh, the GC profiler's bytes): JSON arrays read as a Flux
-#    and Flux responses written, on Netty's pooled direct buffers with heap rows beside
-#    them, stock, stock with Blackbird, Fastpath and plain Jackson (the limit), 3 forks;
+#    and Flux responses written, on Netty's pooled direct buffers (3 forks) with heap rows
+#    beside them (1 fork), stock, stock with Blackbird, Fastpath and plain Jackson (the limit);
 #  - whole requests over HTTP to Reactor Netty, interleaved in one JVM (benchmarks/interleaved.sh,
 #    io.fastpath.benchmarks.Interleaved): the rows of the README's table, each in FORKS JVMs
 #    (2) whose per-round ratios are pooled, the report's other rows in REPORT_ONLY_FORKS (1);
@@ -18,10 +18,10 @@
 #                                        # script works (benchmarks/results/report-smoke.md)
 #   FORKS=3 REPORT_ONLY_FORKS=2 ...      # more JVMs per row (each fork adds its warm-up)
 #
-# Time on 2 cores: with 3 s of JMH warm-up, 10 s and 20 s of a fork's warm-up, the report
-# took 25 min 47 s (JMH 4.4 minutes a run, the whole-request rows 8.4). A JMH fork of one
-# method is about 1-2 s of start and 3.5 s of iterations (2 x 0.5 s warm-up, 5 x 0.5 s
-# measured), 48 of them about 4 minutes a run; a whole-request fork about 3-4 s of JVM start,
+# Time on 2 cores: with 10 s and 20 s of a whole-request fork's warm-up, the report took
+# 25 min 47 s (the whole-request rows 8.4 minutes a run). A JMH fork of one method is about
+# 1-2 s of start and 7.5 s of iterations (5 x 1 s warm-up, 5 x 0.5 s measured), 32 of them
+# (24 on Netty's buffers, 8 on heap) about 5 minutes a run; a whole-request fork about 3-4 s of JVM start,
 # servers and answer checks, its warm-up (8 s, 15 s for responses) and its rounds (about 1 s;
 # 3 s for the 4 MB part, 5 s for the 100 MB one): the README's rows in 2 forks and the other
 # 4 in one, about 7 minutes a run; about 23 minutes in all. The report gives each row's
@@ -38,10 +38,16 @@ if [ "$SMOKE" = 1 ]; then
 	ROUNDS=20 BIG_ROUNDS=2 READ_WARMUP=1 WRITE_WARMUP=1 FORKS=${FORKS:-1}
 else
 	REPORT=${REPORT:-benchmarks/results/report.md}
-	JMH_OPTIONS=(-f 3 -wi 2 -w 500ms -i 5 -r 500ms)
+	# 5 s of warm-up: a fork of these methods reaches its steady speed after 2-4 s (with 1 s
+	# of warm-up the measured iterations were still climbing, their quartiles 2-4x apart).
+	# The headline rows, on Netty's pooled direct buffers, in 3 forks; the heap rows beside
+	# them in one, to stay under 25 minutes.
+	JMH_OPTIONS=(-wi 5 -w 1s -i 5 -r 500ms)
 	JMH_ROWS=(
-		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct,heap"
-		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct,heap"
+		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct -f 3"
+		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=heap -f 1"
+		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct -f 3"
+		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=heap -f 1"
 	)
 	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=8 WRITE_WARMUP=15 FORKS=${FORKS:-2}
 fi
@@ -259,7 +265,7 @@ mkdir -p "$(dirname "$REPORT")"
 	echo "hold the spread between JVMs; bytes are the median of the pooled per-round ratios."
 	echo "A baseline's µs/op and B/op are the median of every fork's rounds pooled."
 	echo
-	echo "JMH (\`benchmarks/run.sh\`, \`${JMH_OPTIONS[*]}\`, \`-prof gc\`): ops/s as the median"
+	echo "JMH (\`benchmarks/run.sh\`, \`${JMH_OPTIONS[*]}\`, \`-prof gc\`$([ "$SMOKE" = 1 ] || echo ", the rows on Netty's buffers in 3 forks, on heap in 1")): ops/s as the median"
 	echo "[quartiles] of the measured iterations of every fork, B/op as \`gc.alloc.rate.norm\`; the"
 	echo "methods of one parameter combination run back to back. The limit is plain Jackson: the whole"
 	echo "array read from one \`byte[]\`, or the list written into one."

@@ -2,7 +2,7 @@
 # Runs every Fastpath benchmark (stock and Fastpath side by side, with JMH's GC profiler)
 # and prints a markdown table; the table is also written to benchmarks/results/latest.md.
 #
-#   benchmarks/run.sh                      # everything, about 18 minutes on 2 cores
+#   benchmarks/run.sh                      # everything, about 20 minutes on 2 cores
 #   benchmarks/run.sh DataBufferJoin       # a subset, by JMH regex
 #   benchmarks/run.sh -f 2 -i 10           # any JMH option
 #   REPORT=/tmp/jmh.md ROWS=/tmp/jmh.tsv benchmarks/run.sh ...   # the table elsewhere, and

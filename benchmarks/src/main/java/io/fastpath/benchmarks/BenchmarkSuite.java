@@ -46,7 +46,7 @@ import org.openjdk.jmh.util.Statistics;
  * benchmark class declares the iterations it needs ({@code @Warmup}, {@code @Measurement}:
  * eight half-second measurements, because the 99.9% error is a Student t quantile times
  * the spread, and that quantile alone is 12.9 with four samples, 5.4 with eight); with
- * one fork, a full run of every benchmark takes about 18 minutes on two cores
+ * one fork, a full run of every benchmark takes about 20 minutes on two cores
  * ({@code report.sh} runs a few rows with three forks and fewer iterations instead).
  * The table is also written to the file named by {@code -Dreport=...}, if set; with
  * {@code -Drows=...}, each method's throughput quartiles and bytes per operation are

@@ -82,10 +82,10 @@ row "Response: Flux<T> of 10 records as a JSON array, against the mapper's byte[
 	request=bytes-10:stock request=bytesflux-10:stock request=flux-json-10:stock request=flux-json-10:fastpath
 row "Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-1000:stock request=flux-ndjson-1000:stock request=flux-ndjson-1000:fastpath \
-	request=firstahead-ndjson-1000:stock
+	request=firstahead-ndjson-1000:stock request=cappedahead-ndjson-1000:stock
 row "Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-1000:stock request=flux-sse-1000:stock request=flux-sse-1000:fastpath \
-	request=firstahead-sse-1000:stock
+	request=firstahead-sse-1000:stock request=cappedahead-sse-1000:stock
 row "Response: Flux<T> of 10 records as NDJSON and as server-sent events, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-10:stock request=flux-ndjson-10:stock request=flux-ndjson-10:fastpath \
 	request=flux-sse-10:stock request=flux-sse-10:fastpath request=firstahead-ndjson-10:stock \

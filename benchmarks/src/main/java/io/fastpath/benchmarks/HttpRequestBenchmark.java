@@ -142,6 +142,10 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * into two {@code byte[]} per request (the first value, then the rest) and written to the
  * response in two flushed writes. The same bytes as {@code flux-ndjson} and
  * {@code flux-sse} (checked before measuring).</li>
+ * <li>{@code cappedahead-ndjson-1000}, {@code cappedahead-sse-1000}: the limit of such a
+ * stream that also holds at most one batch cap of bytes a write, as Fastpath's writers
+ * do within their memory budget: the first value, then the rest in slices of the default
+ * cap, each a flushed write. The same bytes again.</li>
  * <li>{@code threadedbytes-1000}: the limit of a source on a thread of its own: the
  * records handed over from the driver's thread as {@code threaded} hands them, collected
  * there and written by the mapper into one {@code byte[]}, written once.</li>
@@ -171,7 +175,8 @@ public class HttpRequestBenchmark {
 	@Param({ "form-5", "bind-5", "bind-50", "multipart-5", "multipart-50", "upload-4mb", "records", "orders",
 			"records-flux", "flux-json-1000", "flux-json-10", "flux-ndjson-1000", "flux-ndjson-10", "flux-sse-1000",
 			"flux-sse-10", "threaded-json-1000", "threaded-json-10", "threaded-ndjson-1000", "threaded-sse-1000", "list-1000", "list-10", "bytes-1000", "bytes-10", "bytesflux-1000", "bytesflux-10", "firstahead-ndjson-10",
-			"firstahead-sse-10", "firstahead-ndjson-1000", "firstahead-sse-1000", "threadedbytes-1000",
+			"firstahead-sse-10", "firstahead-ndjson-1000", "firstahead-sse-1000", "cappedahead-ndjson-1000",
+			"cappedahead-sse-1000", "threadedbytes-1000",
 			"raw-4mb", "transfer-100mb", "partevents-100mb", "hostile-1mb", "hostile-4mb" })
 	public String request;
 
@@ -250,13 +255,14 @@ public class HttpRequestBenchmark {
 					case "sse" -> "text/event-stream";
 					default -> throw new IllegalArgumentException("Unknown request " + this.request);
 				};
-				if (!List.of("flux", "threaded", "list", "bytes", "bytesflux", "firstahead", "threadedbytes")
+				if (!List.of("flux", "threaded", "list", "bytes", "bytesflux", "firstahead", "cappedahead",
+						"threadedbytes")
 					.contains(kind)) {
 					throw new IllegalArgumentException("Unknown request " + this.request);
 				}
 				this.stockRequest = RawHttpClient.get("/write/" + kind + "?count=" + count, accept);
 				this.fastpathRequest = this.stockRequest;
-				if (kind.equals("firstahead")) {
+				if (kind.endsWith("ahead")) {
 					// a limit must write what it is the limit of: the stream's own bytes
 					String limit = this.stockServer.client().answer(this.stockRequest);
 					String stream = this.stockServer.client()
@@ -559,6 +565,28 @@ public class HttpRequestBenchmark {
 				.map((write) -> (write == 0) ? framed(RECORDS.subList(0, 1), events)
 						: framed(RECORDS.subList(1, count), events))
 				.map((bytes) -> Mono.just(buffers.wrap(bytes))));
+		}
+
+		/**
+		 * The records as NDJSON or events, the first in a write of its own and the rest in
+		 * slices of the writers' default batch cap, each flushed: the limit of a stream that
+		 * sends its first value ahead and holds at most a cap of bytes a write.
+		 */
+		@GetMapping(path = "/write/cappedahead", produces = { "application/x-ndjson", "text/event-stream" })
+		Mono<Void> writeCappedAhead(@RequestParam int count, ServerHttpResponse response,
+				@RequestHeader(HttpHeaders.ACCEPT) String accept) {
+			boolean events = accept.startsWith("text/event-stream");
+			response.getHeaders()
+				.setContentType(events ? MediaType.parseMediaType("text/event-stream;charset=UTF-8")
+						: MediaType.parseMediaType("application/x-ndjson"));
+			DataBufferFactory buffers = response.bufferFactory();
+			return response.writeAndFlushWith(Flux.defer(() -> {
+				byte[] rest = framed(RECORDS.subList(1, count), events);
+				int cap = JsonBatchEncoding.DEFAULT_CAP;
+				return Flux.concat(Mono.fromCallable(() -> framed(RECORDS.subList(0, 1), events)),
+						Flux.range(0, (rest.length + cap - 1) / cap)
+							.map((slice) -> Arrays.copyOfRange(rest, slice * cap, Math.min(rest.length, (slice + 1) * cap))));
+			}).map((bytes) -> Mono.just(buffers.wrap(bytes))));
 		}
 
 		/**

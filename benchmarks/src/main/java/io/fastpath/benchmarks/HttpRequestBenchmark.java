@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -556,15 +557,7 @@ public class HttpRequestBenchmark {
 		@GetMapping(path = "/write/firstahead", produces = { "application/x-ndjson", "text/event-stream" })
 		Mono<Void> writeFirstAhead(@RequestParam int count, ServerHttpResponse response,
 				@RequestHeader(HttpHeaders.ACCEPT) String accept) {
-			boolean events = accept.startsWith("text/event-stream");
-			response.getHeaders()
-				.setContentType(events ? MediaType.parseMediaType("text/event-stream;charset=UTF-8")
-						: MediaType.parseMediaType("application/x-ndjson"));
-			DataBufferFactory buffers = response.bufferFactory();
-			return response.writeAndFlushWith(Flux.just(0, 1)
-				.map((write) -> (write == 0) ? framed(RECORDS.subList(0, 1), events)
-						: framed(RECORDS.subList(1, count), events))
-				.map((bytes) -> Mono.just(buffers.wrap(bytes))));
+			return writeAhead(count, response, accept, Integer.MAX_VALUE);
 		}
 
 		/**
@@ -575,18 +568,28 @@ public class HttpRequestBenchmark {
 		@GetMapping(path = "/write/cappedahead", produces = { "application/x-ndjson", "text/event-stream" })
 		Mono<Void> writeCappedAhead(@RequestParam int count, ServerHttpResponse response,
 				@RequestHeader(HttpHeaders.ACCEPT) String accept) {
+			return writeAhead(count, response, accept, JsonBatchEncoding.DEFAULT_CAP);
+		}
+
+		/**
+		 * The first record framed and written alone, then the rest framed into one array and
+		 * written in slices of at most {@code cap} bytes (views of the array, not copies),
+		 * each write flushed.
+		 */
+		private static Mono<Void> writeAhead(int count, ServerHttpResponse response, String accept, int cap) {
 			boolean events = accept.startsWith("text/event-stream");
 			response.getHeaders()
 				.setContentType(events ? MediaType.parseMediaType("text/event-stream;charset=UTF-8")
 						: MediaType.parseMediaType("application/x-ndjson"));
 			DataBufferFactory buffers = response.bufferFactory();
-			return response.writeAndFlushWith(Flux.defer(() -> {
-				byte[] rest = framed(RECORDS.subList(1, count), events);
-				int cap = JsonBatchEncoding.DEFAULT_CAP;
-				return Flux.concat(Mono.fromCallable(() -> framed(RECORDS.subList(0, 1), events)),
-						Flux.range(0, (rest.length + cap - 1) / cap)
-							.map((slice) -> Arrays.copyOfRange(rest, slice * cap, Math.min(rest.length, (slice + 1) * cap))));
-			}).map((bytes) -> Mono.just(buffers.wrap(bytes))));
+			Mono<ByteBuffer> first = Mono.fromCallable(() -> ByteBuffer.wrap(framed(RECORDS.subList(0, 1), events)));
+			Flux<ByteBuffer> rest = Flux.defer(() -> {
+				byte[] bytes = framed(RECORDS.subList(1, count), events);
+				int slices = bytes.length / cap + ((bytes.length % cap == 0) ? 0 : 1);
+				return Flux.range(0, slices)
+					.map((slice) -> ByteBuffer.wrap(bytes, slice * cap, Math.min(cap, bytes.length - slice * cap)).slice());
+			});
+			return response.writeAndFlushWith(Flux.concat(first, rest).map((bytes) -> Mono.just(buffers.wrap(bytes))));
 		}
 
 		/**

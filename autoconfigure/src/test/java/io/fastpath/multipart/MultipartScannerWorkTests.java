@@ -12,6 +12,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.buffer.UnpooledHeapByteBuf;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -132,6 +133,37 @@ class MultipartScannerWorkTests {
 		}
 		logger.info(String.format("%s read at most %.2f bytes per byte of the body (seed %d)", shape, mostPerByte,
 				TestSeed.SEED));
+	}
+
+	/**
+	 * The shape a sender picks to defeat a search that compares from the delimiter's last
+	 * byte: a boundary of one byte repeated over a preamble and a part of that byte, in
+	 * buffers of 8 KB as Reactor Netty hands them, each shorter than two boundaries. The
+	 * search may compare a delimiter's length more than it moves over once per search,
+	 * not once per buffer: a search that started over in every buffer compared about two
+	 * delimiter lengths in each before reading on byte by byte, about two reads per byte
+	 * of this body.
+	 */
+	@Test
+	void aBodyOfItsBoundarysByteCostsTheSearchItsBudgetOncePerSearchNotOncePerBuffer() {
+		String boundary = "a".repeat(4000);
+		String filler = "a".repeat(512 * 1024);
+		byte[] body = (filler + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n" + filler
+				+ "\r\n--" + boundary + "--\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
+		List<Integer> cuts = new ArrayList<>();
+		for (int at = 8 * 1024; at < body.length; at += 8 * 1024) {
+			cuts.add(at);
+		}
+		Scan scan = scan(new Hostile(new RandomMultipart.Body(boundary, body), 1, List.of()), cuts);
+		int delimiterLength = 4 + boundary.length();
+		// the first boundary's search, the part's, and the closing hyphens, each with a
+		// budget of compares, a buffer's tail and a carry into the next buffer
+		long bound = body.length + 3L * delimiterLength * 4;
+		assertThat(scan.parts).isEqualTo(1);
+		// every byte is read once at least: the count sees what the search reads
+		assertThat(scan.reads).as("bytes read of %d in %d buffers", body.length, cuts.size() + 1)
+			.isBetween((long) body.length, bound);
 	}
 
 	/** Scan the body cut at the given positions; every buffer must be released. */

@@ -3,6 +3,7 @@ package io.fastpath.multipart.scan;
 import java.nio.ByteBuffer;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.buffer.DataBuffer;
@@ -106,6 +107,16 @@ public abstract class BufferBytes {
 	 */
 	abstract void copy(int index, byte[] target, int offset, int length);
 
+	/**
+	 * Hand bytes to a processor in order, until it returns {@code false} or the bytes end:
+	 * a Netty buffer loops over its memory with one check of the range, where
+	 * {@link #get(int)} checks each byte's index and the buffer's reference count.
+	 * @param from the first byte, from the read position
+	 * @param to the end of the bytes, exclusive
+	 * @param processor the processor
+	 */
+	abstract void forEachByte(int from, int to, DataBuffer.ByteProcessor processor);
+
 	/** Heap and NIO buffers, read with absolute gets. */
 	static final class Nio extends BufferBytes {
 
@@ -132,10 +143,27 @@ public abstract class BufferBytes {
 			this.buffer.get(this.base + index, target, offset, length);
 		}
 
+		@Override
+		void forEachByte(int from, int to, DataBuffer.ByteProcessor processor) {
+			ByteBuffer bytes = this.buffer;
+			int base = this.base;
+			for (int index = from; index < to; index++) {
+				if (!processor.process(bytes.get(base + index))) {
+					return;
+				}
+			}
+		}
+
 	}
 
 	/** Netty buffers; loaded only when Netty is on the class path. */
 	static final class Netty extends BufferBytes {
+
+		/** Until a read: processes nothing. */
+		private static final DataBuffer.ByteProcessor NO_PROCESSOR = (current) -> false;
+
+		/** Netty's processor for Spring's, one per reader: no allocation per read. */
+		private final SpringProcessor processor = new SpringProcessor();
 
 		private @Nullable ByteBuf buffer;
 
@@ -173,12 +201,30 @@ public abstract class BufferBytes {
 			nativeBuffer().getBytes(this.base + index, target, offset, length);
 		}
 
+		@Override
+		void forEachByte(int from, int to, DataBuffer.ByteProcessor processor) {
+			this.processor.target = processor;
+			nativeBuffer().forEachByte(this.base + from, to - from, this.processor);
+		}
+
 		private ByteBuf nativeBuffer() {
 			ByteBuf current = this.buffer;
 			if (current == null) {
 				throw new IllegalStateException("No buffer");
 			}
 			return current;
+		}
+
+		/** Netty's {@code ByteProcessor} handing each byte to a Spring one. */
+		private static final class SpringProcessor implements ByteProcessor {
+
+			private DataBuffer.ByteProcessor target = NO_PROCESSOR;
+
+			@Override
+			public boolean process(byte value) {
+				return this.target.process(value);
+			}
+
 		}
 
 	}

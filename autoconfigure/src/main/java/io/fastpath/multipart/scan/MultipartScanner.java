@@ -313,6 +313,7 @@ public final class MultipartScanner {
 				// the delimiter may start in the pending bytes: those before it are not its
 				emitPending(held + carried, content);
 				if (readable - carried >= length) {
+					delimiter.found();
 					releasePending();
 					buffer.readPosition(start + carried + length);
 					return buffer;
@@ -326,6 +327,7 @@ public final class MultipartScanner {
 		}
 		int found = delimiter.firstIn(bytes, from, readable);
 		if (readable - found >= length) {
+			delimiter.found();
 			emitFront(buffer, found, content);
 			buffer.readPosition(buffer.readPosition() + length);
 			return buffer;
@@ -520,7 +522,7 @@ public final class MultipartScanner {
 	 * bytes read before: a small form read whole never needs them, and they are made once,
 	 * when a match of some bytes first fails.
 	 */
-	private static final class Delimiter {
+	private static final class Delimiter implements DataBuffer.ByteProcessor {
 
 		/** Searches over fewer bytes than this need no shift table. */
 		static final int SHORT_SEARCH = 1024;
@@ -542,6 +544,25 @@ public final class MultipartScanner {
 		 * matches when the byte after them does not.
 		 */
 		private int @Nullable [] borders;
+
+		/**
+		 * How many more bytes the search under way has compared than it moved over, carried
+		 * from buffer to buffer: its budget of one delimiter length is the search's, not each
+		 * buffer's, so a sender gains nothing by the buffers a body arrives in.
+		 */
+		private long overdrawn;
+
+		/** Whether the search under way goes on the Knuth–Morris–Pratt way until it ends. */
+		private boolean byteByByte;
+
+		/** In a Knuth–Morris–Pratt read: how many of the delimiter's bytes match. */
+		private int matched;
+
+		/** In a Knuth–Morris–Pratt read: the index of the next byte. */
+		private int position;
+
+		/** In a Knuth–Morris–Pratt read: where the delimiter may start at most. */
+		private int until;
 
 		/** The bytes of {@code bytes} from {@code from} on. */
 		Delimiter(byte[] bytes, int from) {
@@ -626,19 +647,24 @@ public final class MultipartScanner {
 		 * they are more than the bytes it moved over and a delimiter's length, the bytes are
 		 * made to match much of the delimiter at every index (a periodic boundary over its
 		 * period), and it goes on the Knuth–Morris–Pratt way from the next index, each byte
-		 * read once. It reads at most twice the bytes it moves over, and two delimiter
-		 * lengths, before either finds a delimiter or reaches the tail, which it reads the
-		 * Knuth–Morris–Pratt way: the shifts it skipped indexes by are safe for a tail too,
-		 * each skipped index fails at a byte before {@code to}.
+		 * read once, in this buffer and the next ones until {@link #found()}. The count is
+		 * carried from buffer to buffer, so a search reads at most twice the bytes it moves
+		 * over, and two delimiter lengths, before either finds a delimiter or reaches a
+		 * buffer's tail, which it reads the Knuth–Morris–Pratt way: the shifts it skipped
+		 * indexes by are safe for a tail too, each skipped index fails at a byte before
+		 * {@code to}.
 		 */
 		int firstIn(BufferBytes buffer, int from, int to) {
+			if (this.byteByByte) {
+				return match(buffer, from, to, 0, to);
+			}
 			byte[] pattern = this.bytes;
 			int first = this.from;
 			int length = length();
 			int last = length - 1;
 			byte lastByte = pattern[first + last];
 			byte[] shifts = (to - from < SHORT_SEARCH) ? null : this.shiftsOf.shifts();
-			long compared = 0;
+			long compared = this.overdrawn;
 			int at = from;
 			while (at < to - last) {
 				byte current = buffer.get(at + last);
@@ -652,12 +678,20 @@ public final class MultipartScanner {
 					}
 					compared += last - i;
 					if (compared > (long) at - from + length) {
+						this.byteByByte = true;
 						return match(buffer, at + 1, to, 0, to);
 					}
 				}
 				at += (shifts != null) ? shifts[current & 0xFF] : 1;
 			}
+			this.overdrawn = Math.max(0, compared - (at - from));
 			return match(buffer, at, to, 0, to);
+		}
+
+		/** The delimiter was found: the next search starts with a budget of its own. */
+		void found() {
+			this.overdrawn = 0;
+			this.byteByByte = false;
 		}
 
 		/**
@@ -676,30 +710,40 @@ public final class MultipartScanner {
 		 * Read the bytes from {@code at} the Knuth–Morris–Pratt way, each once, with
 		 * {@code matched} bytes of the delimiter matched before {@code at}: until the
 		 * delimiter is whole, or where it may start reaches {@code until}, or the bytes end
-		 * at {@code to}.
+		 * at {@code to}. The bytes are fed to this delimiter as a processor, in the buffer's
+		 * own loop: nothing allocated, no check per byte.
 		 * @return where the delimiter may start then: a whole delimiter, the start of the
 		 * bytes up to {@code to} that may start one, or {@code to}
 		 */
 		private int match(BufferBytes buffer, int at, int to, int matched, int until) {
+			this.matched = matched;
+			this.position = at;
+			this.until = until;
+			if (matched < length() && at < to && at - matched < until) {
+				buffer.forEachByte(at, to, this);
+			}
+			return this.position - this.matched;
+		}
+
+		/**
+		 * One byte of a Knuth–Morris–Pratt read.
+		 * @return whether to read on: the delimiter is not whole, and may still start
+		 * before {@link #until}
+		 */
+		@Override
+		public boolean process(byte current) {
 			byte[] pattern = this.bytes;
 			int first = this.from;
-			int length = length();
-			int[] table = this.borders;
-			int index = at;
-			int match = matched;
-			while (match < length && index < to && index - match < until) {
-				byte current = buffer.get(index++);
-				while (match > 0 && pattern[first + match] != current) {
-					if (table == null) {
-						table = borders();
-					}
-					match = table[match - 1];
-				}
-				if (pattern[first + match] == current) {
-					match++;
-				}
+			int match = this.matched;
+			while (match > 0 && pattern[first + match] != current) {
+				match = borders()[match - 1];
 			}
-			return index - match;
+			if (pattern[first + match] == current) {
+				match++;
+			}
+			this.matched = match;
+			this.position++;
+			return match < length() && this.position - match < this.until;
 		}
 
 	}

@@ -29,7 +29,9 @@ import org.springframework.util.Assert;
  * (a periodic boundary over content of its period, {@code aaaa…} under a boundary of
  * {@code aaaa…}), so it counts the bytes it compares: once they are more than the bytes
  * it has moved over and a delimiter's length, it goes on with a Knuth–Morris–Pratt search
- * from where it is, which reads each byte once. The bytes at the end of a buffer that may
+ * from where it is, which reads each byte once, until the delimiter is found; the count
+ * is carried from buffer to buffer, so the budget is the search's, not each buffer's,
+ * whatever sizes the buffers come in. The bytes at the end of a buffer that may
  * start a delimiter are found, and a delimiter begun in one buffer is carried into the
  * next, the Knuth–Morris–Pratt way too: the bytes held are always the start of the
  * delimiter, so what is carried is how many of its bytes matched, never a copy. The scan
@@ -578,8 +580,7 @@ public final class MultipartScanner {
 		}
 
 		/**
-		 * The length of the delimiter: computed, not kept, for a delimiter with its borders
-		 * to be no larger than one without them was.
+		 * The length of the delimiter: its bytes from {@link #from} on.
 		 */
 		int length() {
 			return this.bytes.length - this.from;

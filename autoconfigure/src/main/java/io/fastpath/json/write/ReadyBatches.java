@@ -239,8 +239,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		private volatile @Nullable Thread requester;
 
 		/**
-		 * When the source last delivered a value within the loop's request, or the request
-		 * began: read and written on the loop's thread only.
+		 * The clock when the source last delivered a value within the loop's request, or
+		 * the request began; for a fused streaming source, when its last poll returned, or
+		 * the loop began or emitted a batch since: the time a step of the source took is
+		 * told by one read of the clock a value. Read and written on the loop's thread only.
 		 */
 		private long deliveredAt;
 
@@ -556,6 +558,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * @return false once the body has ended (the loop is never left again)
 		 */
 		private boolean drainReady(boolean nested) {
+			if (this.fused && this.streaming) {
+				this.deliveredAt = this.nanoClock.getAsLong();
+			}
 			for (;;) {
 				if (this.cancelled) {
 					if (nested) {
@@ -688,11 +693,15 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		/**
 		 * The next value of a fused streaming source, timed: after a slow poll the values
 		 * written go out before the next, which may be as slow (see {@link #STALL_MILLIS}).
+		 * The poll is timed from the clock's last read (the poll before, the loop's start,
+		 * or a batch emitted since): the time also holds the write of the value before,
+		 * far shorter than a stall, and the clock is read once a value instead of twice.
 		 */
 		private @Nullable T pollFusedTimed() {
-			long start = this.nanoClock.getAsLong();
 			T value = pollFused();
-			this.sendBeforePoll = (this.nanoClock.getAsLong() - start > STALL_NANOS);
+			long now = this.nanoClock.getAsLong();
+			this.sendBeforePoll = (now - this.deliveredAt > STALL_NANOS);
+			this.deliveredAt = now;
 			return value;
 		}
 
@@ -849,6 +858,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				}
 			}
 			this.actual.onNext(out);
+			if (this.fused && this.streaming) {
+				// The downstream's time to take the batch is no step of the source's
+				this.deliveredAt = this.nanoClock.getAsLong();
+			}
 		}
 
 		/** Tell the listener, once, of the body that ends: the loop is never entered again. */

@@ -388,6 +388,44 @@ class ReadyBatchesTests {
 		}), 1000)).containsExactly(7);
 	}
 
+	@Test
+	void aFusedStreamTellsASlowStepOfItsSourceByOneReadOfTheClockAValue() {
+		// A read of the clock costs as much as a part of a small value's write: a poll timed
+		// on its own reads it twice, over 2000 times for these values
+		AtomicLong reads = new AtomicLong();
+		List<Integer> sizes = new ArrayList<>();
+		BatchingJsonEncoder encoder = new BatchingJsonEncoder(this.stock, 1000, null, WriteListener.NONE, () -> {
+			reads.incrementAndGet();
+			return this.clock.get();
+		});
+		WrittenBody body = WrittenBody.collect(encoder
+			.encode(Flux.range(0, 1000), this.factory, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.doOnNext((batch) -> sizes.add(batch.readableByteCount())));
+		assertThat(body.error()).isNull();
+		// A read after each of the 1001 polls (the last finds the end); one as the loop starts
+		// or resumes, and one after each batch it emits
+		assertThat(reads.get()).isBetween(1001L, 1001L + 2L * sizes.size() + 2);
+		this.factory.assertNoLeaks();
+	}
+
+	@Test
+	void aDownstreamSlowToTakeABatchIsNotTakenForASlowStepOfAFusedStream() {
+		// Each batch takes the downstream 20 ms on the test's clock: counted to the next poll,
+		// it would send every value after the first in a batch of its own
+		List<Integer> sizes = new ArrayList<>();
+		WrittenBody body = WrittenBody.collect(encoder(1000)
+			.encode(Flux.range(0, 1000), this.factory, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
+			.doOnNext((batch) -> {
+				sizes.add(batch.readableByteCount());
+				takes(Duration.ofMillis(20));
+			}));
+		assertThat(body.error()).isNull();
+		// As from a downstream that takes no time: the first value ahead, then batches at the cap
+		assertThat(sizes).hasSize(5).first().isEqualTo(2);
+		assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3890);
+		this.factory.assertNoLeaks();
+	}
+
 	private Flux<DataBuffer> encode(Flux<Integer> values, String mediaType) {
 		MediaType type = MediaType.parseMediaType(mediaType);
 		if (type.isCompatibleWith(MediaType.TEXT_EVENT_STREAM)) {

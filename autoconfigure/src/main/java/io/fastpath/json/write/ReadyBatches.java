@@ -294,7 +294,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		/**
 		 * Whether the batch goes out before the next poll of a fused streaming source: after
-		 * the body's first value, and after a poll slower than {@link #STALL_MILLIS}.
+		 * the body's first value, and after a poll that took, with the write of the value
+		 * before it, longer than {@link #STALL_MILLIS} (see {@link #pollFusedTimed}).
 		 */
 		private boolean sendBeforePoll;
 
@@ -694,8 +695,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * The next value of a fused streaming source, timed: after a slow poll the values
 		 * written go out before the next, which may be as slow (see {@link #STALL_MILLIS}).
 		 * The poll is timed from the clock's last read (the poll before, the loop's start,
-		 * or a batch emitted since): the time also holds the write of the value before,
-		 * far shorter than a stall, and the clock is read once a value instead of twice.
+		 * or a batch emitted since), so that the clock is read once a value rather than
+		 * twice: the time also holds the write of the value before, usually far shorter
+		 * than a stall. A value slower than that to write (a very large one, or one whose
+		 * getters load lazily) sends what was written a batch early, holding none back.
 		 */
 		private @Nullable T pollFusedTimed() {
 			T value = pollFused();
@@ -858,7 +861,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				}
 			}
 			this.actual.onNext(out);
-			if (this.fused && this.streaming) {
+			if (this.fused && this.streaming && !last) {
 				// The downstream's time to take the batch is no step of the source's
 				this.deliveredAt = this.nanoClock.getAsLong();
 			}

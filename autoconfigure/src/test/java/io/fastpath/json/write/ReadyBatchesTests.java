@@ -6,9 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,6 +23,7 @@ import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.NoDroppedErrorsExtension;
 import io.fastpath.test.TestSeed;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -30,6 +35,7 @@ import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
@@ -45,13 +51,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * How the batching encoder batches: what the source has ready goes out in one buffer, no
  * value waits for another, nothing is written ahead of demand beyond the cap, nothing is
- * emitted before the first signal of the source, and a cancel at any point releases every
- * buffer and cancels the source.
+ * emitted before the first signal of the source, a cancel at any point releases every
+ * buffer and cancels the source, and a body paced by its transport's releases ends whole
+ * however they race the values of a source on another thread.
  */
 @ExtendWith({ TestSeed.class, NoDroppedErrorsExtension.class })
 class ReadyBatchesTests {
 
 	private static final ResolvableType INTEGER = ResolvableType.forClass(Integer.class);
+
+	/** Bodies raced, each media type. */
+	private static final int PACED_RACE_ROUNDS = 3000;
 
 	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 
@@ -239,6 +249,57 @@ class ReadyBatchesTests {
 		assertThat(completed).isTrue();
 		held.forEach(DataBufferUtils::release);
 		netty.assertNoLeaks();
+	}
+
+	/**
+	 * A paced body whose values come from a thread of their own (a driver's) while its
+	 * batches are released on the transport's (an event loop's), a few microseconds after
+	 * each is taken: the release, the values and the demand race, in an order that each
+	 * round's sizes and delays change. A wake-up lost among them leaves a body that never
+	 * ends, with a batch waiting for a release already counted, or values for a drain that
+	 * never comes. Every body must end, whole and in order, within the deadline.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/json", "application/x-ndjson" })
+	void aPacedBodyFromAnotherThreadEndsWholeWhateverTheOrderOfReleasesValuesAndDemand(String mediaType)
+			throws Exception {
+		Random random = TestSeed.random("pacedRace" + mediaType);
+		PooledByteBufAllocator allocator = new PooledByteBufAllocator(true);
+		Scheduler driver = Schedulers.newSingle("driver");
+		ExecutorService transportThread = Executors.newSingleThreadExecutor();
+		try {
+			for (int round = 0; round < PACED_RACE_ROUNDS; round++) {
+				int count = 1 + random.nextInt(3000);
+				int cap = 16 + random.nextInt(1024);
+				int releaseDelayNanos = random.nextInt(20_000);
+				Flux<Integer> values = Flux.range(0, count).publishOn(driver, 1 + random.nextInt(256));
+				LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled(allocator);
+				SendingTransport transport = new SendingTransport(transportThread, releaseDelayNanos,
+						random.nextBoolean(), random.nextBoolean() ? 1 : 64);
+				encoder(cap).encode(values, netty, INTEGER, MediaType.parseMediaType(mediaType), Map.of())
+					.contextWrite(SendPacing::paced)
+					.subscribe(transport);
+				String body = transport.body(Duration.ofSeconds(10),
+						"round " + round + ": " + count + " values, cap " + cap + ", " + transport);
+				assertThat(body).as("round %d", round).isEqualTo(expectedBody(count, mediaType));
+				netty.assertNoLeaks();
+			}
+		}
+		finally {
+			driver.dispose();
+			transportThread.shutdownNow();
+		}
+	}
+
+	/** The body of the numbers from 0 to count, written out here, not by the encoder. */
+	private static String expectedBody(int count, String mediaType) {
+		StringBuilder body = new StringBuilder();
+		boolean array = mediaType.equals("application/json");
+		body.append(array ? "[" : "");
+		for (int value = 0; value < count; value++) {
+			body.append((array && value > 0) ? "," : "").append(value).append(array ? "" : "\n");
+		}
+		return body.append(array ? "]" : "").toString();
 	}
 
 	@Test
@@ -595,6 +656,97 @@ class ReadyBatchesTests {
 		// The last buffers may still be released by a drain loop that is running
 		Flux.interval(Duration.ofMillis(10)).take(5).blockLast();
 		this.factory.assertNoLeaks();
+	}
+
+	/**
+	 * A transport in the manner of Reactor Netty's send: it asks for 128 batches ahead
+	 * (first for one, should it stand for Spring's write barrier, which takes the first
+	 * batch before the transport asks for more), sends each on a thread of its own,
+	 * releases it once sent (after the given delay) and asks for as many as it released,
+	 * each time or in refills, as Reactor Netty does once its writes complete.
+	 */
+	private static final class SendingTransport extends BaseSubscriber<DataBuffer> {
+
+		private static final int AHEAD = 128;
+
+		private final ExecutorService thread;
+
+		private final long releaseDelayNanos;
+
+		private final boolean firstAlone;
+
+		private final int refill;
+
+		private final StringBuffer body = new StringBuffer();
+
+		private final CompletableFuture<String> ended = new CompletableFuture<>();
+
+		/** Batches released since the transport last asked for more; on its thread only. */
+		private int released;
+
+		private boolean first = true;
+
+		SendingTransport(ExecutorService thread, long releaseDelayNanos, boolean firstAlone, int refill) {
+			this.thread = thread;
+			this.releaseDelayNanos = releaseDelayNanos;
+			this.firstAlone = firstAlone;
+			this.refill = refill;
+		}
+
+		@Override
+		protected void hookOnSubscribe(Subscription subscription) {
+			request(this.firstAlone ? 1 : AHEAD);
+		}
+
+		@Override
+		protected void hookOnNext(DataBuffer batch) {
+			if (this.first) {
+				this.first = false;
+				if (this.firstAlone) {
+					request(AHEAD - 1);
+				}
+			}
+			this.thread.execute(() -> {
+				this.body.append(batch.toString(StandardCharsets.UTF_8));
+				long sentAt = System.nanoTime() + this.releaseDelayNanos;
+				while (System.nanoTime() < sentAt) {
+					Thread.onSpinWait();
+				}
+				DataBufferUtils.release(batch);
+				if (++this.released == this.refill) {
+					this.released = 0;
+					request(this.refill);
+				}
+			});
+		}
+
+		@Override
+		protected void hookOnComplete() {
+			// Sent after the batches before it, on the transport's thread
+			this.thread.execute(() -> this.ended.complete(this.body.toString()));
+		}
+
+		@Override
+		protected void hookOnError(Throwable error) {
+			this.ended.completeExceptionally(error);
+		}
+
+		String body(Duration timeout, String description) throws Exception {
+			try {
+				return this.ended.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (TimeoutException ex) {
+				throw new AssertionError("The body did not end within " + timeout + " (" + description + "), "
+						+ this.body.length() + " characters sent", ex);
+			}
+		}
+
+		@Override
+		public String toString() {
+			return "release after " + this.releaseDelayNanos + " ns, " + (this.firstAlone ? "first batch alone, " : "")
+					+ "refill " + this.refill;
+		}
+
 	}
 
 	private BatchingJsonEncoder encoder(int cap) {

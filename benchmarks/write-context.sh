@@ -3,8 +3,8 @@
 # byte[]) in JVMs of their own: alone with the byte[], beside stock's per-value Flux path,
 # and in 16 KB batches instead of the default 64 KB. The figures of docs/benchmarks.md's
 # "The JVM a row runs in" and "Writes: the batch size and the JVM a row runs in";
-# interleaved.sh has the rows with every side. About 5 minutes on 2 cores; run it on a
-# quiet machine.
+# interleaved.sh has the rows with every side. About a minute and a half on 2 cores; run
+# it on a quiet machine.
 # Writes benchmarks/results/write-context.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,18 +24,15 @@ row() { # $1 title, $2 extra JVM options (or ''), then the sides, the first the 
 	java -Xms1g -Xmx1g $options -cp benchmarks/target/benchmarks.jar io.fastpath.benchmarks.Interleaved \
 		HttpRequestBenchmark "$@" --rounds "$ROUNDS" --warmup-s "$WARMUP" --title "$title" --report "$REPORT" | grep '^|'
 }
-row "Flux<T> of 1000 records as a JSON array: only the byte[] and Fastpath in the JVM" "" \
-	request=bytes-1000:stock request=flux-json-1000:fastpath
-row "Flux<T> of 1000 records as a JSON array: the byte[], stock's Flux path and Fastpath in the JVM" "" \
-	request=bytes-1000:stock request=flux-json-1000:stock request=flux-json-1000:fastpath
 # The benchmark registers Fastpath by hand, without Boot: its cap is a system property of
 # its own (HttpRequestBenchmark's fastpath.batch-cap), not fastpath.json.write.batch-size
-row "Flux<T> of 1000 records as a JSON array in 16 KB batches (fastpath.batch-cap=16384): the byte[] and Fastpath" \
-	"-Dfastpath.batch-cap=16384" request=bytes-1000:stock request=flux-json-1000:fastpath
-row "Flux<T> of 1000 records as NDJSON: only the byte[] and Fastpath in the JVM" "" \
-	request=bytes-1000:stock request=flux-ndjson-1000:fastpath
-row "Flux<T> of 1000 records as NDJSON: the byte[], stock's Flux path and Fastpath in the JVM" "" \
-	request=bytes-1000:stock request=flux-ndjson-1000:stock request=flux-ndjson-1000:fastpath
-row "Flux<T> of 1000 records as NDJSON in 16 KB batches (fastpath.batch-cap=16384): the byte[] and Fastpath" \
-	"-Dfastpath.batch-cap=16384" request=bytes-1000:stock request=flux-ndjson-1000:fastpath
+for kind in json:"a JSON array" ndjson:NDJSON; do
+	shape=flux-${kind%%:*}-1000 body="Flux<T> of 1000 records as ${kind#*:}"
+	row "$body: only the byte[] and Fastpath in the JVM" "" \
+		request=bytes-1000:stock "request=$shape:fastpath"
+	row "$body: the byte[], stock's Flux path and Fastpath in the JVM" "" \
+		request=bytes-1000:stock "request=$shape:stock" "request=$shape:fastpath"
+	row "$body in 16 KB batches (fastpath.batch-cap=16384): the byte[] and Fastpath" \
+		"-Dfastpath.batch-cap=16384" request=bytes-1000:stock "request=$shape:fastpath"
+done
 echo "Report: $REPORT"

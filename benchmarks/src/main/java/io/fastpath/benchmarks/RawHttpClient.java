@@ -5,7 +5,10 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -175,11 +178,33 @@ final class RawHttpClient implements AutoCloseable {
 	}
 
 	private int read(int length) throws IOException {
-		int read = this.in.read(this.answer, length, this.answer.length - length);
+		int read;
+		try {
+			read = this.in.read(this.answer, length, this.answer.length - length);
+		}
+		catch (SocketTimeoutException ex) {
+			// A server that stops answering mid-body is found only by the time it took:
+			// what every thread was doing then tells a busy event loop from a lost wake-up
+			System.err.println("No answer for " + this.socket.getSoTimeout() + " ms after " + length
+					+ " bytes of an answer; the JVM's threads:");
+			printThreads();
+			throw ex;
+		}
 		if (read < 0) {
 			throw new EOFException("Connection closed after " + length + " bytes of an answer");
 		}
 		return length + read;
+	}
+
+	/** Every thread of this JVM with its whole stack and what it waits for, to standard error. */
+	private static void printThreads() {
+		for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+			System.err.println("\"" + thread.getThreadName() + "\" " + thread.getThreadState()
+					+ ((thread.getLockName() != null) ? " on " + thread.getLockName() : ""));
+			for (StackTraceElement frame : thread.getStackTrace()) {
+				System.err.println("\tat " + frame);
+			}
+		}
 	}
 
 	private int indexOfBlankLine(int from, int length) {
@@ -194,7 +219,7 @@ final class RawHttpClient implements AutoCloseable {
 
 	/** Where the head has a line that starts with the given lower-case text, or -1. */
 	private int headerAt(byte[] name, int headEnd) {
-		for (int i = 0; i + name.length < headEnd; i++) {
+		for (int i = 0; i + name.length <= headEnd; i++) {
 			if ((i == 0 || this.answer[i - 1] == '\n') && startsWithIgnoringCase(name, i)) {
 				return i;
 			}

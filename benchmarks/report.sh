@@ -34,7 +34,7 @@ WRK=${WRK:-0}
 if [ "$SMOKE" = 1 ]; then
 	REPORT=${REPORT:-benchmarks/results/report-smoke.md}
 	JMH_OPTIONS=(-f 1 -wi 1 -w 200ms -i 2 -r 200ms)
-	JMH_ROWS=("JsonEncodeBenchmark -p target=flux -p element=record -p elements=10 -p factory=heap -p optimizeCreators=true")
+	JMH_ROWS=("JsonEncodeBenchmark -p target=flux -p element=record -p elements=10 -p factory=heap -p optimizeCreators=true -p mediaType=json")
 	ROUNDS=20 BIG_ROUNDS=2 READ_WARMUP=1 WRITE_WARMUP=1 FORKS=${FORKS:-1}
 else
 	REPORT=${REPORT:-benchmarks/results/report.md}
@@ -46,8 +46,8 @@ else
 	JMH_ROWS=(
 		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct -f 3"
 		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=heap -f 1"
-		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct -f 3"
-		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=heap -f 1"
+		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct -p mediaType=json -f 3"
+		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=heap -p mediaType=json -f 1"
 	)
 	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=8 WRITE_WARMUP=15 FORKS=${FORKS:-2}
 fi

@@ -1,5 +1,6 @@
 package io.fastpath.benchmarks;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,7 +54,8 @@ import org.springframework.http.codec.json.JacksonJsonEncoder;
  * released as the server would once written. What a whole request costs beyond this is
  * the server's: {@code HttpRequestBenchmark}'s {@code flux-json-*} rows.
  * <p>The suite runs the combinations {@link #inSuite} chooses; any combination runs with
- * {@code -p}.
+ * {@code -p}. {@code mediaType} {@code ndjson} writes the {@code flux} as NDJSON, outside the
+ * suite (the {@code jackson} reference stays the JSON array).
  */
 @State(Scope.Thread)
 // Seconds, not the readers' half-seconds: the writers' forks climb for longer before their
@@ -77,6 +79,9 @@ public class JsonEncodeBenchmark {
 	@Param({ "true", "false" })
 	public boolean optimizeCreators;
 
+	@Param({ "json", "ndjson" })
+	public String mediaType = "json";
+
 	private final JsonMapper mapper = JsonMapper.builder().build();
 
 	private List<?> values = List.of();
@@ -84,6 +89,8 @@ public class JsonEncodeBenchmark {
 	private ResolvableType type = ResolvableType.forClass(Pojo.class);
 
 	private boolean flux;
+
+	private MediaType writtenAs = MediaType.APPLICATION_JSON;
 
 	private DataBufferFactory buffers = BufferFactories.named(BufferFactories.HEAP);
 
@@ -107,6 +114,9 @@ public class JsonEncodeBenchmark {
 		boolean thousand = "1000".equals(parameters.get("elements"));
 		boolean direct = BufferFactories.NETTY_DIRECT.equals(parameters.get("factory"));
 		boolean optimized = Boolean.parseBoolean(parameters.get("optimizeCreators"));
+		if (!"json".equals(parameters.get("mediaType"))) {
+			return false;
+		}
 		if (record && flux) {
 			return optimized;
 		}
@@ -133,6 +143,14 @@ public class JsonEncodeBenchmark {
 			case "list" -> false;
 			default -> throw new IllegalArgumentException("Unknown target " + this.target);
 		};
+		this.writtenAs = switch (this.mediaType) {
+			case "json" -> MediaType.APPLICATION_JSON;
+			case "ndjson" -> MediaType.APPLICATION_NDJSON;
+			default -> throw new IllegalArgumentException("Unknown media type " + this.mediaType);
+		};
+		if (!this.flux && this.mediaType.equals("ndjson")) {
+			throw new IllegalArgumentException("NDJSON is a stream of values: target=flux");
+		}
 		this.type = this.flux ? ResolvableType.forClass(elementClass)
 				: ResolvableType.forClassWithGenerics(List.class, elementClass);
 		this.buffers = BufferFactories.named(this.factory);
@@ -187,7 +205,7 @@ public class JsonEncodeBenchmark {
 	/** The body as WebFlux asks the encoder for it: a {@code Flux}, or the list as a {@code Mono}. */
 	private Flux<DataBuffer> body(Encoder<Object> encoder, DataBufferFactory bufferFactory) {
 		Publisher<?> input = this.flux ? Flux.fromIterable(this.values) : Mono.just(this.values);
-		return encoder.encode(input, bufferFactory, this.type, MediaType.APPLICATION_JSON, Map.of());
+		return encoder.encode(input, bufferFactory, this.type, this.writtenAs, Map.of());
 	}
 
 	/**
@@ -195,10 +213,21 @@ public class JsonEncodeBenchmark {
 	 * for the list: a row compares equal work.
 	 */
 	private void verify() {
-		byte[] expected = this.mapper.writeValueAsBytes(this.values);
+		byte[] expected = this.writtenAs.equals(MediaType.APPLICATION_NDJSON) ? lines(this.values)
+				: this.mapper.writeValueAsBytes(this.values);
 		check("stock", expected, this.stock);
 		check("stockBlackbird", expected, this.stockBlackbird);
 		check("fastpath", expected, this.fastpath);
+	}
+
+	/** The values as NDJSON, each written by Jackson alone and ended by a newline. */
+	private byte[] lines(List<?> values) {
+		ByteArrayOutputStream lines = new ByteArrayOutputStream();
+		for (Object value : values) {
+			lines.writeBytes(this.mapper.writeValueAsBytes(value));
+			lines.write('\n');
+		}
+		return lines.toByteArray();
 	}
 
 	private void check(String method, byte[] expected, Encoder<Object> encoder) {

@@ -254,7 +254,7 @@ mkdir -p "$(dirname "$REPORT")"
 	echo "## Method"
 	echo
 	echo "Whole requests (\`benchmarks/interleaved.sh\`): WebFlux applications in one JVM on loopback"
-	echo "ports with the same controllers (stock, stock with Jackson's Blackbird module on its mapper,"
+	echo "ports and one event loop with the same controllers (stock, stock with Jackson's Blackbird module on its mapper,"
 	echo "Fastpath) and a client that allocates next to nothing, so the bytes are the server's. A row's"
 	echo "sides run in ~2 ms blocks, a block a side a round, in an order shuffled each round: $ROUNDS"
 	echo "rounds ($BIG_ROUNDS for the 100 MB row, a request a block) after $READ_WARMUP s of warm-up ($WRITE_WARMUP s for"

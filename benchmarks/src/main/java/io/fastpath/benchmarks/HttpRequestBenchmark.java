@@ -40,6 +40,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.resources.LoopResources;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.util.ByteArrayBuilder;
 import tools.jackson.databind.ObjectWriter;
@@ -396,6 +397,16 @@ public class HttpRequestBenchmark {
 	/** One application on a loopback port, and a client connected to it. */
 	record Server(AnnotationConfigApplicationContext context, DisposableServer server, RawHttpClient client) {
 
+		/**
+		 * The one event loop every application's server runs on, so that the sides of a row
+		 * run on the same thread, placed alike against the client's. With Reactor Netty's
+		 * shared workers (at least four) each server's connection gets a worker of its own,
+		 * which two cores place differently in each JVM: a side whose worker runs on the
+		 * other core than the client's pays a wake-up across cores twice a request, and a
+		 * small request's ratio then depends on which side it was in that JVM.
+		 */
+		private static final LoopResources LOOP = LoopResources.create("benchmark-http", 1, true);
+
 		static Server start(Class<?> webFlux) throws IOException {
 			AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(webFlux,
 					Endpoints.class);
@@ -403,6 +414,7 @@ public class HttpRequestBenchmark {
 			DisposableServer server = HttpServer.create()
 				.host("127.0.0.1")
 				.port(0)
+				.runOn(LOOP)
 				.handle(new ReactorHttpHandlerAdapter(handler))
 				.bindNow();
 			return new Server(context, server, new RawHttpClient(server.port()));

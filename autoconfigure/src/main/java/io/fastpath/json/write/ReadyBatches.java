@@ -790,9 +790,10 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		/**
 		 * Whether the batch takes no more values: it holds its limit, or the largest value
-		 * written lately would take it past the limit. Emitted before that value rather than
-		 * after, a batch stays within the capacity it was allocated with (the cap, once a
-		 * batch was full), where growing it would copy it whole into a buffer twice its size.
+		 * written lately, with some {@link #headroom}, would take it past the limit. Emitted
+		 * before that value rather than after, a batch stays within the capacity it was
+		 * allocated with (the cap, once a batch was full), where growing it would copy it
+		 * whole into a buffer twice its size.
 		 * The limit is the cap, but for the first batch of a fused source (see
 		 * {@link #WHOLE_BODY_BATCHES}); a paced body keeps it within what its unsent batches
 		 * leave of the budget, and takes no value at all while the largest would not fit.
@@ -809,7 +810,18 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				return true;
 			}
 			int largest = Math.max(this.largestValue, this.previousLargestValue);
-			return (size > 0 || unsent > 0) && size + largest > limit;
+			return (size > 0 || unsent > 0) && size + largest + headroom(largest) > limit;
+		}
+
+		/**
+		 * Room kept for a value somewhat larger than the largest written lately (a count that
+		 * gains a digit, a longer name), which would otherwise take a batch written to its
+		 * capacity past it, for a few bytes: Netty and Spring grow a buffer to the next power
+		 * of two, and a paced body would hold a third cap. A value larger still takes the
+		 * batch past its capacity, as any value larger than the cap does.
+		 */
+		private static int headroom(int largest) {
+			return (largest >> 2) + 1;
 		}
 
 		/**

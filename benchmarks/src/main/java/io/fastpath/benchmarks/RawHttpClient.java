@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class RawHttpClient implements AutoCloseable {
 
+	private static final int READ_TIMEOUT_MILLIS = 10_000;
+
 	private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
 
 	private static final byte[] CHUNKED = "transfer-encoding: chunked".getBytes(StandardCharsets.US_ASCII);
@@ -40,7 +42,7 @@ final class RawHttpClient implements AutoCloseable {
 	RawHttpClient(int port) throws IOException {
 		this.socket = new Socket("127.0.0.1", port);
 		this.socket.setTcpNoDelay(true);
-		this.socket.setSoTimeout(10_000);
+		this.socket.setSoTimeout(READ_TIMEOUT_MILLIS);
 		this.in = this.socket.getInputStream();
 		this.out = this.socket.getOutputStream();
 	}
@@ -185,7 +187,7 @@ final class RawHttpClient implements AutoCloseable {
 		catch (SocketTimeoutException ex) {
 			// A server that stops answering mid-body is found only by the time it took:
 			// what every thread was doing then tells a busy event loop from a lost wake-up
-			System.err.println("No answer for " + this.socket.getSoTimeout() + " ms after " + length
+			System.err.println("No answer for " + READ_TIMEOUT_MILLIS + " ms after " + length
 					+ " bytes of an answer; the JVM's threads:");
 			printThreads();
 			throw ex;

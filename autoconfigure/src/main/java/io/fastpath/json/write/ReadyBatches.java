@@ -95,8 +95,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 	 * @param bufferFactory the factory to allocate batches from
 	 * @param writers gives the writer of each subscription
 	 * @param cap the size a batch is kept within (a batch holds whole values: only a
-	 * value larger than those of the batch and of the one before it takes a batch past
-	 * the cap)
+	 * value well larger than those of the batch and of the one before it takes a batch
+	 * past the cap)
 	 * @param listener the listener to tell of each body once it has ended
 	 * @param kind what the body is written as, for the listener
 	 */
@@ -186,7 +186,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * How many caps the first batch of a JSON array response from a fused source may
 		 * hold, up to {@link #WHOLE_BODY_CEILING}. Such a source is a collection or a range,
 		 * its values computed as they are polled: its body goes out whole in one buffer when
-		 * it ends within this, as stock writes a {@code List}, with a {@code Content-Length}
+		 * it ends within this (less the {@link #headroom} of its largest value), as stock
+		 * writes a {@code List}, with a {@code Content-Length}
 		 * and a single write. A larger body, or an endless range, goes on in batches of the
 		 * cap; streaming types and request bodies, which get no length, are batched at the
 		 * cap from the start.
@@ -208,6 +209,9 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		static final long STALL_MILLIS = 1;
 
 		private static final long STALL_NANOS = STALL_MILLIS * 1_000_000;
+
+		/** The most room a batch keeps for a value larger than the largest: see {@link #headroom}. */
+		private static final int MAX_HEADROOM = 1024;
 
 		/** Values written between two requests to the source. */
 		private static final int REPLENISH = PREFETCH - (PREFETCH >> 2);
@@ -810,18 +814,25 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				return true;
 			}
 			int largest = Math.max(this.largestValue, this.previousLargestValue);
-			return (size > 0 || unsent > 0) && size + largest + headroom(largest) > limit;
+			if (size == 0) {
+				// Nothing to grow: a paced body waits only while the largest value cannot fit
+				return unsent > 0 && largest > limit;
+			}
+			return size + largest + headroom(largest) > limit;
 		}
 
 		/**
 		 * Room kept for a value somewhat larger than the largest written lately (a count that
 		 * gains a digit, a longer name), which would otherwise take a batch written to its
 		 * capacity past it, for a few bytes: Netty and Spring grow a buffer to the next power
-		 * of two, and a paced body would hold a third cap. A value larger still takes the
-		 * batch past its capacity, as any value larger than the cap does.
+		 * of two, and a paced body would hold a third cap. A quarter of the largest, at most
+		 * {@value #MAX_HEADROOM} bytes: values of kilobytes vary in other ways than by a few
+		 * characters, and a quarter of such a value would take room that two of them could
+		 * share. A value larger still takes the batch past its capacity, as any value larger
+		 * than the cap does.
 		 */
 		private static int headroom(int largest) {
-			return (largest >> 2) + 1;
+			return Math.min((largest >> 2) + 1, MAX_HEADROOM);
 		}
 
 		/**

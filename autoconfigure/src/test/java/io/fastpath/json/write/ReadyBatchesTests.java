@@ -111,16 +111,20 @@ class ReadyBatchesTests {
 
 	@Test
 	void aValueADigitLongerThanThoseBeforeItNeverTakesABatchPastTheCap() {
-		// Numbers of one digit, then of two, then one of three (4 bytes with its comma) at
-		// every position of a batch: without room kept for it, the body that brings it to a
-		// batch of 97 bytes takes that batch past the cap of 100 (grown, copied whole)
+		// 33 numbers of two digits fill the first batch (99 bytes), so the next is allocated
+		// at the cap; in it, numbers of one digit, then of two, then one of three (4 bytes
+		// with its comma) at every position: without room kept for it, the body that brings
+		// it to a batch of 97 bytes takes that batch past the cap (its buffer grown, the
+		// batch copied whole into it)
 		for (int oneDigit = 0; oneDigit < 3; oneDigit++) {
-			for (int before = 0; before < 80; before++) {
-				List<Integer> values = new ArrayList<>(Collections.nCopies(oneDigit, 5));
+			for (int before = 0; before < 40; before++) {
+				List<Integer> values = new ArrayList<>(Collections.nCopies(33, 10));
+				values.addAll(Collections.nCopies(oneDigit, 5));
 				values.addAll(Collections.nCopies(before, 10));
 				values.add(100);
 				values.addAll(Collections.nCopies(40, 10));
 				List<Integer> sizes = batchSizes(Flux.fromIterable(values).hide(), 100);
+				assertThat(sizes.get(0)).isEqualTo(99);
 				assertThat(sizes).as("%d one-digit and %d two-digit numbers before the longer one", oneDigit, before)
 					.allSatisfy((size) -> assertThat(size).isLessThanOrEqualTo(100));
 			}

@@ -133,6 +133,8 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 
 		private final List<ByteBuf> handedOut = new CopyOnWriteArrayList<>();
 
+		private final List<ByteBuf> allocated = new CopyOnWriteArrayList<>();
+
 		private final List<Integer> requestedCapacities = new CopyOnWriteArrayList<>();
 
 		NettyPooled(PooledByteBufAllocator allocator) {
@@ -147,14 +149,31 @@ public interface LeakTrackingDataBufferFactory extends DataBufferFactory {
 		@Override
 		@Deprecated
 		public org.springframework.core.io.buffer.NettyDataBuffer allocateBuffer() {
-			return track(super.allocateBuffer());
+			return allocated(track(super.allocateBuffer()));
 		}
 
 		@Override
 		public org.springframework.core.io.buffer.NettyDataBuffer allocateBuffer(int initialCapacity) {
 			this.requestedCapacities.add(initialCapacity);
 			checkAllocation(initialCapacity);
-			return track(super.allocateBuffer(initialCapacity));
+			return allocated(track(super.allocateBuffer(initialCapacity)));
+		}
+
+		private org.springframework.core.io.buffer.NettyDataBuffer allocated(
+				org.springframework.core.io.buffer.NettyDataBuffer buffer) {
+			this.allocated.add(buffer.getNativeBuffer());
+			return buffer;
+		}
+
+		/**
+		 * The bytes held now: the capacity of every buffer allocated here that still has a
+		 * reference, as grown since. Wrapped buffers are left out: a wrapper (a composite
+		 * that takes an allocated buffer over) holds the memory of the buffer it wraps,
+		 * which would be counted twice.
+		 * @return the capacity held
+		 */
+		public long capacityHeld() {
+			return this.allocated.stream().filter((buffer) -> buffer.refCnt() > 0).mapToLong(ByteBuf::capacity).sum();
 		}
 
 		@Override

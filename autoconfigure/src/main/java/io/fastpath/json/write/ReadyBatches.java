@@ -53,8 +53,8 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * A body paced by what its transport has sent ({@link SendPacing}: written straight to
  * Reactor Netty, which asks for 128 buffers ahead) holds at most two caps of buffers
  * written and not yet released by the transport, the batch being filled included: the
- * batch it fills is allocated and kept within what the emitted ones hold of that budget,
- * and waits for their release when they leave nothing.
+ * batch it fills is allocated, filled and grown within what the emitted ones leave of that
+ * budget, and waits for their release when they leave nothing.
  * <p>The buffers it holds (the batch not yet emitted) it releases itself, once, on cancel
  * and error, and never hands to Reactor's discard hooks (WebFlux registers hooks of its
  * own downstream, and each would release the buffer again).
@@ -578,7 +578,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				boolean demand = this.requested != this.emitted;
 				DataBuffer current = this.batch;
 				int size = (current != null) ? this.writer.size(current) : 0;
-				if (isFull(size, demand)) {
+				if (isFull(current, size, demand)) {
 					if (current == null || size == 0 || !demand) {
 						// Waits for demand, or for the transport to release what it was sent
 						return true;
@@ -801,10 +801,14 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * The limit is the cap, but for the first batch of a fused source (see
 		 * {@link #WHOLE_BODY_BATCHES}); a paced body keeps it within what its unsent batches
 		 * leave of the budget, and takes no value at all while the largest would not fit.
+		 * A batch allocated smaller than the limit (its budget was short then, or the batch
+		 * before it small) grows as its factory grows buffers, by more than the value: the
+		 * budget must leave room for what it grows to.
+		 * @param current the batch, {@code null} when there is none
 		 * @param size the bytes the batch holds, 0 when there is none
 		 * @param demand whether the downstream asked for a batch not yet emitted
 		 */
-		private boolean isFull(int size, boolean demand) {
+		private boolean isFull(@Nullable DataBuffer current, int size, boolean demand) {
 			int limit = (this.fused && this.emitted == 0) ? this.wholeBodyLimit : this.cap;
 			int unsent = unsent(demand);
 			if (unsent > 0) {
@@ -818,7 +822,12 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				// Nothing to grow: a paced body waits only while the largest value cannot fit
 				return unsent > 0 && largest > limit;
 			}
-			return size + largest + headroom(largest) > limit;
+			int needed = size + largest + headroom(largest);
+			if (needed > limit) {
+				return true;
+			}
+			return unsent > 0 && current != null && needed > current.capacity()
+					&& BufferGrowth.grownCapacity(current, needed) > this.budget - unsent;
 		}
 
 		/**

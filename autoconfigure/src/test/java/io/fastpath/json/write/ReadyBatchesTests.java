@@ -227,6 +227,78 @@ class ReadyBatchesTests {
 		netty.assertNoLeaks();
 	}
 
+	/**
+	 * A source that hands values one at a time makes batches of many sizes, and sizes the
+	 * next allocation by them, so what the unsent batches leave of the budget is any number
+	 * of bytes. A batch allocated within that and then filled further, as the transport
+	 * releases some, grows as its factory grows buffers (Netty's: to the next power of two,
+	 * past a cap that is not one), which the budget must allow too; so must the first value
+	 * of a batch allocated smaller than it. Each step counts every buffer allocated and not
+	 * released, the batch being filled included.
+	 */
+	@ParameterizedTest(name = "cap {0}, values of {1} digits")
+	@CsvSource({ "4096, 8", "3000, 8", "3000, 1100", "65000, 8", "65000, 1100" })
+	void aPacedBatchNeverGrowsPastWhatTheUnsentBatchesLeaveOfTheBudget(int cap, int digits) {
+		Random random = TestSeed.random("pacedGrowth" + cap + "/" + digits);
+		LeakTrackingDataBufferFactory.NettyPooled netty = (LeakTrackingDataBufferFactory.NettyPooled) LeakTrackingDataBufferFactory
+			.nettyPooled();
+		Sinks.Many<String> source = Sinks.many().unicast().onBackpressureBuffer();
+		List<DataBuffer> held = new ArrayList<>();
+		StringBuilder received = new StringBuilder();
+		AtomicBoolean completed = new AtomicBoolean();
+		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+				request(128);
+			}
+
+			@Override
+			protected void hookOnNext(DataBuffer batch) {
+				received.append(batch.toString(StandardCharsets.UTF_8));
+				held.add(batch);
+				request(1);
+			}
+
+			@Override
+			protected void hookOnComplete() {
+				completed.set(true);
+			}
+
+		};
+		encoder(cap).encode(source.asFlux().hide(), netty, ResolvableType.forClass(String.class),
+				MediaType.APPLICATION_NDJSON, Map.of())
+			.contextWrite(SendPacing::paced)
+			.subscribe(transport);
+		StringBuilder expected = new StringBuilder();
+		String format = "%0" + digits + "d";
+		int next = 0;
+		int batchOfValues = Math.max(2, 2 * cap / (digits + 3));
+		for (int step = 0; step < 3000; step++) {
+			if (held.isEmpty() || random.nextBoolean()) {
+				for (int count = random.nextInt(1, batchOfValues); count > 0; count--) {
+					String value = String.format(format, next++);
+					expected.append('"').append(value).append("\"\n");
+					source.tryEmitNext(value);
+				}
+			}
+			else {
+				for (int count = random.nextInt(1, held.size() + 1); count > 0; count--) {
+					DataBufferUtils.release(held.remove(0));
+				}
+			}
+			assertThat(netty.capacityHeld()).as("bytes held after step %d", step).isLessThanOrEqualTo(2L * cap);
+		}
+		source.tryEmitComplete();
+		while (!completed.get()) {
+			assertThat(held).as("batches to release before the body ends").isNotEmpty();
+			DataBufferUtils.release(held.remove(0));
+		}
+		held.forEach(DataBufferUtils::release);
+		assertThat(received.toString()).isEqualTo(expected.toString());
+		netty.assertNoLeaks();
+	}
+
 	@Test
 	void aPacedBodyFromASourceThatHandsValuesOneByOneSendsTogetherWhatArrivedWhileTheTransportWasBusy() {
 		// A source on a thread of its own (a driver) hands values one at a time, each alone

@@ -76,16 +76,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * holds at most about two batches of buffers for it), a client that leaves after 256 KB
  * (the source stops within twice the values stock makes for the same client, measured
  * here through stock's own writers on the same server), connections reset at every
- * phase of a response, from sources that Reactor fuses, that it does not, that hand their
- * values from a thread of their own (whole responses only: see {@code RESET_SOURCES}), and
- * that block between two values (every buffer
- * released once: on Reactor Netty the server's allocator holds no more once a response
- * has ended than before it was asked for, and Netty's paranoid leak detector runs; on
- * Tomcat and Jetty, whose buffers are on the heap, a counting factory checks each
- * release),
- * a streaming client that gets the first value of a source whose next value is made
- * only once the client has it, and whole responses one after another from a source on a
- * thread of its own.
+ * phase of a response from sources that Reactor fuses, that it does not, and that block
+ * between two values (every buffer released once: on Reactor Netty the server's allocator
+ * holds no more once a response has ended than before it was asked for, and Netty's
+ * paranoid leak detector runs; on Tomcat and Jetty, whose buffers are on the heap, a
+ * counting factory checks each release), a streaming client that gets the first value of
+ * a source whose next value is made only once the client has it, and whole responses one
+ * after another from a source that hands its values from a thread of its own (never
+ * reset: see {@code RESET_SOURCES}).
  * <p>Live buffers are counted on Reactor Netty with an unpooled allocator of the server's
  * own, whose metric counts what is allocated and not released; on Tomcat and Jetty with a
  * counting factory that the response hands the writers, which counts what the writers
@@ -224,7 +222,6 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			}
 		}
 	}
-
 
 	@ParameterizedTest(name = "{0} from a {1} source")
 	@CsvSource({ "application/json, slow", "application/x-ndjson, slow", "text/event-stream, slow",

@@ -7,11 +7,13 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Hints;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpOutputMessage;
@@ -75,7 +77,7 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 	 * ({@link FlushedParts}); and the body is cancelled when the write ends first
 	 * ({@link BodyCancellation}).
 	 */
-	private static final class BatchedMessage implements ReactiveHttpOutputMessage {
+	static final class BatchedMessage implements ReactiveHttpOutputMessage {
 
 		private final ReactiveHttpOutputMessage delegate;
 
@@ -96,14 +98,23 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 			if (body == null) {
 				return this.delegate.writeWith(batches);
 			}
-			return Flux.<DataBuffer>from(batches).switchOnFirst((first, all) -> {
-				DataBuffer batch = first.get();
-				if (batch != null && body.isOneBatch()) {
-					this.delegate.getHeaders().setContentLength(batch.readableByteCount());
-					return this.delegate.writeWith(all.singleOrEmpty());
-				}
-				return this.delegate.writeWith(all);
-			}).then();
+			// A first batch that the body emits on its own thread as a reset cancels the write
+			// is held by switchOnFirst, which discards it: released by a discard hook. The
+			// hook is kept from the body and its source (their context is the write's, as
+			// before): with a hook, Reactor's operators poll a fused queue they clear on
+			// cancel to its end, to discard each value, where they would only clear it.
+			return Mono.deferContextual((context) -> Flux.<DataBuffer>from(batches)
+				.contextWrite((withHook) -> Context.of(context))
+				.switchOnFirst((first, all) -> {
+					DataBuffer batch = first.get();
+					if (batch != null && body.isOneBatch()) {
+						this.delegate.getHeaders().setContentLength(batch.readableByteCount());
+						return this.delegate.writeWith(all.singleOrEmpty());
+					}
+					return this.delegate.writeWith(all);
+				})
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then());
 		}
 
 		@Override

@@ -2,12 +2,25 @@ package io.fastpath.json.write;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
@@ -21,6 +34,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
 import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,11 +43,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * When the batching writer gives a {@code Flux} body a {@code Content-Length}: only a JSON
  * array that went out whole in its first batch, with the stock writer's bytes; never a
  * body of several batches, a streaming type or a body that failed; and a first batch is
- * never held back to learn whether it is the last.
+ * never held back to learn whether it is the last; and a reset releases every batch.
  */
 class BatchingJsonWriterTests {
 
 	private static final ResolvableType INTEGER = ResolvableType.forClass(Integer.class);
+
 
 	private final LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.heap();
 
@@ -141,12 +156,128 @@ class BatchingJsonWriterTests {
 		netty.assertNoLeaks();
 	}
 
+	/**
+	 * A response reset after its first batch, while the body's own thread (a source handed
+	 * over by {@code publishOn}) had the next batch on its way: that batch arrives after the
+	 * cancel, and must still be released once, by the writer that dropped it.
+	 */
+	@Test
+	void aBatchTheBodyEmitsAsTheTransportResetsIsReleased() {
+		AtomicReference<@Nullable Subscriber<? super DataBuffer>> bodySubscriber = new AtomicReference<>();
+		AtomicBoolean bodyCancelled = new AtomicBoolean();
+		Publisher<DataBuffer> body = (subscriber) -> {
+			bodySubscriber.set(subscriber);
+			subscriber.onSubscribe(new Subscription() {
+
+				@Override
+				public void request(long n) {
+				}
+
+				@Override
+				public void cancel() {
+					bodyCancelled.set(true);
+				}
+
+			});
+		};
+		AtomicReference<@Nullable Throwable> writeError = new AtomicReference<>();
+		new BatchingJsonWriter.BatchedMessage(new ResettingResponse(this.factory), new OneBatchBody()).writeWith(body)
+			.subscribe(null, writeError::set);
+		Subscriber<? super DataBuffer> batches = bodySubscriber.get();
+		assertThat(batches).isNotNull();
+		batches.onNext(this.factory.bufferOf("[1".getBytes(StandardCharsets.UTF_8)));
+		assertThat(bodyCancelled).as("the body cancelled by the reset").isTrue();
+		assertThat(writeError.get()).hasMessage("Simulated: connection reset");
+		batches.onNext(this.factory.bufferOf(",2".getBytes(StandardCharsets.UTF_8)));
+		this.factory.assertNoLeaks();
+	}
+
+	/**
+	 * A response reset as its first batch arrives from the body's own thread: the reset
+	 * cancels the write while the writer holds that batch, before the transport took it.
+	 */
+	@Test
+	void aFirstBatchHeldWhenTheResponseIsResetIsReleased() {
+		AtomicReference<@Nullable Subscriber<? super DataBuffer>> bodySubscriber = new AtomicReference<>();
+		Publisher<DataBuffer> body = (subscriber) -> {
+			bodySubscriber.set(subscriber);
+			subscriber.onSubscribe(new Subscription() {
+
+				@Override
+				public void request(long n) {
+				}
+
+				@Override
+				public void cancel() {
+				}
+
+			});
+		};
+		AtomicReference<@Nullable Disposable> write = new AtomicReference<>();
+		MockServerHttpResponse response = new MockServerHttpResponse(this.factory);
+		ServerHttpResponseDecorator resetAsTheWriteBegins = new ServerHttpResponseDecorator(response) {
+
+			@Override
+			public Mono<Void> writeWith(Publisher<? extends DataBuffer> batches) {
+				Disposable reset = write.get();
+				if (reset != null) {
+					reset.dispose();
+				}
+				return super.writeWith(batches);
+			}
+
+		};
+		List<Throwable> dropped = new CopyOnWriteArrayList<>();
+		Hooks.onErrorDropped(dropped::add);
+		try {
+			write.set(new BatchingJsonWriter.BatchedMessage(resetAsTheWriteBegins, new OneBatchBody()).writeWith(body)
+				.subscribe());
+			Subscriber<? super DataBuffer> batches = bodySubscriber.get();
+			assertThat(batches).isNotNull();
+			batches.onNext(this.factory.bufferOf("[1".getBytes(StandardCharsets.UTF_8)));
+			// Spring's send operator then subscribes to what switchOnFirst has cancelled
+			assertThat(dropped).singleElement(InstanceOfAssertFactories.THROWABLE)
+				.isInstanceOf(CancellationException.class)
+				.hasMessageContaining("FluxSwitchOnFirst has already been cancelled");
+		}
+		finally {
+			Hooks.resetOnErrorDropped();
+		}
+		this.factory.assertNoLeaks();
+	}
+
 	private BatchingJsonWriter writer(int cap) {
 		return new BatchingJsonWriter(new BatchingJsonEncoder(this.stock, cap, null, WriteListener.NONE));
 	}
 
 	private WrittenBody write(EncoderHttpMessageWriter<?> writer, Flux<Integer> values, MediaType mediaType) {
 		return WrittenBody.write(writer, values, INTEGER, mediaType, this.factory, Map.of());
+	}
+
+	/**
+	 * A response whose transport releases the first buffer it takes and then resets: it
+	 * cancels the body and ends the write.
+	 */
+	private static final class ResettingResponse extends MockServerHttpResponse {
+
+		ResettingResponse(DataBufferFactory factory) {
+			super(factory);
+		}
+
+		@Override
+		protected Mono<Void> writeWithInternal(Publisher<? extends DataBuffer> body) {
+			return Mono.create((sink) -> body.subscribe(new BaseSubscriber<DataBuffer>() {
+
+				@Override
+				protected void hookOnNext(DataBuffer buffer) {
+					DataBufferUtils.release(buffer);
+					cancel();
+					sink.error(new IllegalStateException("Simulated: connection reset"));
+				}
+
+			}));
+		}
+
 	}
 
 	private static String text(DataBuffer buffer) {

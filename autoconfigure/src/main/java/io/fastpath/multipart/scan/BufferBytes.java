@@ -201,10 +201,32 @@ public abstract class BufferBytes {
 			nativeBuffer().getBytes(this.base + index, target, offset, length);
 		}
 
+		/**
+		 * Netty's own loop ({@code forEachByte}) calls its processor from one call site for
+		 * every {@code ByteProcessor} in the application (Netty's HTTP codec's among them),
+		 * which the JIT inlines for the first few types it saw there: in some JVMs not the
+		 * scanner's, two virtual calls a byte, several times the scan. A direct buffer of
+		 * one memory region (what Reactor Netty reads into) is read here instead, through
+		 * its NIO view (no allocation, one check of the range and the reference count), in
+		 * a loop whose call site sees the scanner's processor alone; others go through
+		 * Netty's loop.
+		 */
 		@Override
 		void forEachByte(int from, int to, DataBuffer.ByteProcessor processor) {
-			this.processor.target = processor;
-			nativeBuffer().forEachByte(this.base + from, to - from, this.processor);
+			ByteBuf bytes = nativeBuffer();
+			if (!bytes.isDirect() || bytes.nioBufferCount() != 1) {
+				this.processor.target = processor;
+				bytes.forEachByte(this.base + from, to - from, this.processor);
+				return;
+			}
+			ByteBuffer view = bytes.internalNioBuffer(this.base + from, to - from);
+			int start = view.position();
+			int end = start + (to - from);
+			for (int index = start; index < end; index++) {
+				if (!processor.process(view.get(index))) {
+					return;
+				}
+			}
 		}
 
 		private ByteBuf nativeBuffer() {

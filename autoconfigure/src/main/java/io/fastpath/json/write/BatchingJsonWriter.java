@@ -7,7 +7,6 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.util.context.Context;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Hints;
@@ -99,22 +98,15 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 				return this.delegate.writeWith(batches);
 			}
 			// A first batch that the body emits on its own thread as a reset cancels the write
-			// is held by switchOnFirst, which discards it: released by a discard hook. The
-			// hook is kept from the body and its source (their context is the write's, as
-			// before): with a hook, Reactor's operators poll a fused queue they clear on
-			// cancel to its end, to discard each value, where they would only clear it.
-			return Mono.deferContextual((context) -> Flux.<DataBuffer>from(batches)
-				.contextWrite((withHook) -> Context.of(context))
-				.switchOnFirst((first, all) -> {
-					DataBuffer batch = first.get();
-					if (batch != null && body.isOneBatch()) {
-						this.delegate.getHeaders().setContentLength(batch.readableByteCount());
-						return this.delegate.writeWith(all.singleOrEmpty());
-					}
-					return this.delegate.writeWith(all);
-				})
-				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
-				.then());
+			// is held by switchOnFirst, which discards it: released by a discard hook
+			return Flux.<DataBuffer>from(batches).switchOnFirst((first, all) -> {
+				DataBuffer batch = first.get();
+				if (batch != null && body.isOneBatch()) {
+					this.delegate.getHeaders().setContentLength(batch.readableByteCount());
+					return this.delegate.writeWith(all.singleOrEmpty());
+				}
+				return this.delegate.writeWith(all);
+			}).doOnDiscard(DataBuffer.class, DataBufferUtils::release).then();
 		}
 
 		@Override

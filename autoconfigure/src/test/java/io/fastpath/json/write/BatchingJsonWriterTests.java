@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.fastpath.codec.WriteListener;
@@ -15,8 +14,6 @@ import org.assertj.core.api.InstanceOfAssertFactories;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
@@ -24,6 +21,7 @@ import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
+import reactor.test.publisher.TestPublisher;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -159,36 +157,20 @@ class BatchingJsonWriterTests {
 	/**
 	 * A response reset after its first batch, while the body's own thread (a source handed
 	 * over by {@code publishOn}) had the next batch on its way: that batch arrives after the
-	 * cancel, and must still be released once, by the writer that dropped it.
+	 * cancel and goes on to the transport, which releases it. A writer that cuts the body
+	 * off where the write ends ({@code takeUntilOther}) drops it unreleased.
 	 */
 	@Test
 	void aBatchTheBodyEmitsAsTheTransportResetsIsReleased() {
-		AtomicReference<@Nullable Subscriber<? super DataBuffer>> bodySubscriber = new AtomicReference<>();
-		AtomicBoolean bodyCancelled = new AtomicBoolean();
-		Publisher<DataBuffer> body = (subscriber) -> {
-			bodySubscriber.set(subscriber);
-			subscriber.onSubscribe(new Subscription() {
-
-				@Override
-				public void request(long n) {
-				}
-
-				@Override
-				public void cancel() {
-					bodyCancelled.set(true);
-				}
-
-			});
-		};
+		// a body that goes on emitting after it was cancelled, as one on its own thread does
+		TestPublisher<DataBuffer> body = TestPublisher.createNoncompliant(TestPublisher.Violation.DEFER_CANCELLATION);
 		AtomicReference<@Nullable Throwable> writeError = new AtomicReference<>();
 		new BatchingJsonWriter.BatchedMessage(new ResettingResponse(this.factory), new OneBatchBody()).writeWith(body)
 			.subscribe(null, writeError::set);
-		Subscriber<? super DataBuffer> batches = bodySubscriber.get();
-		assertThat(batches).isNotNull();
-		batches.onNext(this.factory.bufferOf("[1".getBytes(StandardCharsets.UTF_8)));
-		assertThat(bodyCancelled).as("the body cancelled by the reset").isTrue();
+		body.next(this.factory.bufferOf("[1".getBytes(StandardCharsets.UTF_8)));
+		assertThat(body.wasCancelled()).as("the body cancelled by the reset").isTrue();
 		assertThat(writeError.get()).hasMessage("Simulated: connection reset");
-		batches.onNext(this.factory.bufferOf(",2".getBytes(StandardCharsets.UTF_8)));
+		body.next(this.factory.bufferOf(",2".getBytes(StandardCharsets.UTF_8)));
 		this.factory.assertNoLeaks();
 	}
 
@@ -198,21 +180,7 @@ class BatchingJsonWriterTests {
 	 */
 	@Test
 	void aFirstBatchHeldWhenTheResponseIsResetIsReleased() {
-		AtomicReference<@Nullable Subscriber<? super DataBuffer>> bodySubscriber = new AtomicReference<>();
-		Publisher<DataBuffer> body = (subscriber) -> {
-			bodySubscriber.set(subscriber);
-			subscriber.onSubscribe(new Subscription() {
-
-				@Override
-				public void request(long n) {
-				}
-
-				@Override
-				public void cancel() {
-				}
-
-			});
-		};
+		TestPublisher<DataBuffer> body = TestPublisher.createNoncompliant(TestPublisher.Violation.DEFER_CANCELLATION);
 		AtomicReference<@Nullable Disposable> write = new AtomicReference<>();
 		MockServerHttpResponse response = new MockServerHttpResponse(this.factory);
 		ServerHttpResponseDecorator resetAsTheWriteBegins = new ServerHttpResponseDecorator(response) {
@@ -232,9 +200,7 @@ class BatchingJsonWriterTests {
 		try {
 			write.set(new BatchingJsonWriter.BatchedMessage(resetAsTheWriteBegins, new OneBatchBody()).writeWith(body)
 				.subscribe());
-			Subscriber<? super DataBuffer> batches = bodySubscriber.get();
-			assertThat(batches).isNotNull();
-			batches.onNext(this.factory.bufferOf("[1".getBytes(StandardCharsets.UTF_8)));
+			body.next(this.factory.bufferOf("[1".getBytes(StandardCharsets.UTF_8)));
 			// Spring's send operator then subscribes to what switchOnFirst has cancelled
 			assertThat(dropped).singleElement(InstanceOfAssertFactories.THROWABLE)
 				.isInstanceOf(CancellationException.class)

@@ -193,37 +193,23 @@ class ReadyBatchesTests {
 
 	@Test
 	void aPacedBodyHoldsAtMostTwoCapsOfBatchesThatTheTransportHasNotReleased() {
-		// A transport that asks for 128 batches ahead and releases them one at a time
 		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
 		AtomicInteger made = new AtomicInteger();
 		Flux<Integer> values = Flux.range(1000, 1_000_000).doOnNext((value) -> made.incrementAndGet());
-		List<DataBuffer> unreleased = new ArrayList<>();
-		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
-
-			@Override
-			protected void hookOnSubscribe(Subscription subscription) {
-				request(128);
-			}
-
-			@Override
-			protected void hookOnNext(DataBuffer batch) {
-				unreleased.add(batch);
-			}
-
-		};
+		HoldingTransport transport = new HoldingTransport(false);
 		encoder(1000).encode(values, netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
 			.contextWrite(SendPacing::paced)
 			.subscribe(transport);
 		for (int round = 0; round < 20; round++) {
-			assertThat(unreleased.stream().mapToInt(DataBuffer::capacity).sum()).as("held at round %d", round)
+			assertThat(transport.held().stream().mapToInt(DataBuffer::capacity).sum()).as("held at round %d", round)
 				.isPositive()
 				.isLessThanOrEqualTo(2 * 1000);
 			// Numbers of 4 digits and a newline: 200 fill a cap; the written ones are held
 			assertThat(made.get()).isLessThanOrEqualTo((round + 2) * 200 + 1);
-			DataBufferUtils.release(unreleased.remove(0));
+			transport.releaseOldest();
 		}
 		transport.cancel();
-		unreleased.forEach(DataBufferUtils::release);
+		transport.releaseAll();
 		netty.assertNoLeaks();
 	}
 
@@ -243,29 +229,7 @@ class ReadyBatchesTests {
 		LeakTrackingDataBufferFactory.NettyPooled netty = (LeakTrackingDataBufferFactory.NettyPooled) LeakTrackingDataBufferFactory
 			.nettyPooled();
 		Sinks.Many<String> source = Sinks.many().unicast().onBackpressureBuffer();
-		List<DataBuffer> held = new ArrayList<>();
-		StringBuilder received = new StringBuilder();
-		AtomicBoolean completed = new AtomicBoolean();
-		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
-
-			@Override
-			protected void hookOnSubscribe(Subscription subscription) {
-				request(128);
-			}
-
-			@Override
-			protected void hookOnNext(DataBuffer batch) {
-				received.append(batch.toString(StandardCharsets.UTF_8));
-				held.add(batch);
-				request(1);
-			}
-
-			@Override
-			protected void hookOnComplete() {
-				completed.set(true);
-			}
-
-		};
+		HoldingTransport transport = new HoldingTransport(true);
 		encoder(cap).encode(source.asFlux().hide(), netty, ResolvableType.forClass(String.class),
 				MediaType.APPLICATION_NDJSON, Map.of())
 			.contextWrite(SendPacing::paced)
@@ -275,7 +239,7 @@ class ReadyBatchesTests {
 		int next = 0;
 		int batchOfValues = Math.max(2, 2 * cap / (digits + 3));
 		for (int step = 0; step < 3000; step++) {
-			if (held.isEmpty() || random.nextBoolean()) {
+			if (transport.held().isEmpty() || random.nextBoolean()) {
 				for (int count = random.nextInt(1, batchOfValues); count > 0; count--) {
 					String value = String.format(format, next++);
 					expected.append('"').append(value).append("\"\n");
@@ -283,19 +247,19 @@ class ReadyBatchesTests {
 				}
 			}
 			else {
-				for (int count = random.nextInt(1, held.size() + 1); count > 0; count--) {
-					DataBufferUtils.release(held.remove(0));
+				for (int count = random.nextInt(1, transport.held().size() + 1); count > 0; count--) {
+					transport.releaseOldest();
 				}
 			}
 			assertThat(netty.capacityHeld()).as("bytes held after step %d", step).isLessThanOrEqualTo(2L * cap);
 		}
 		source.tryEmitComplete();
-		while (!completed.get()) {
-			assertThat(held).as("batches to release before the body ends").isNotEmpty();
-			DataBufferUtils.release(held.remove(0));
+		while (!transport.isCompleted()) {
+			assertThat(transport.held()).as("batches to release before the body ends").isNotEmpty();
+			transport.releaseOldest();
 		}
-		held.forEach(DataBufferUtils::release);
-		assertThat(received.toString()).isEqualTo(expected.toString());
+		transport.releaseAll();
+		assertThat(String.join("", transport.received())).isEqualTo(expected.toString());
 		netty.assertNoLeaks();
 	}
 
@@ -305,45 +269,24 @@ class ReadyBatchesTests {
 		// in the queue; the transport holds the batch it was given until it has sent it
 		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
 		Sinks.Many<Integer> source = Sinks.many().unicast().onBackpressureBuffer();
-		List<DataBuffer> held = new ArrayList<>();
-		List<String> received = new ArrayList<>();
-		AtomicBoolean completed = new AtomicBoolean();
-		BaseSubscriber<DataBuffer> transport = new BaseSubscriber<>() {
-
-			@Override
-			protected void hookOnSubscribe(Subscription subscription) {
-				request(128);
-			}
-
-			@Override
-			protected void hookOnNext(DataBuffer batch) {
-				received.add(batch.toString(StandardCharsets.UTF_8));
-				held.add(batch);
-			}
-
-			@Override
-			protected void hookOnComplete() {
-				completed.set(true);
-			}
-
-		};
+		HoldingTransport transport = new HoldingTransport(false);
 		encoder(64 * 1024).encode(source.asFlux().hide(), netty, INTEGER, MediaType.APPLICATION_NDJSON, Map.of())
 			.contextWrite(SendPacing::paced)
 			.subscribe(transport);
 		source.tryEmitNext(1);
-		assertThat(received).as("the first value, with nothing being sent").containsExactly("1\n");
+		assertThat(transport.received()).as("the first value, with nothing being sent").containsExactly("1\n");
 		source.tryEmitNext(2);
 		source.tryEmitNext(3);
 		source.tryEmitNext(4);
-		assertThat(received).as("values made while the first is being sent").containsExactly("1\n");
-		DataBufferUtils.release(held.remove(0));
-		assertThat(received).as("once it is sent").containsExactly("1\n", "2\n3\n4\n");
-		DataBufferUtils.release(held.remove(0));
+		assertThat(transport.received()).as("values made while the first is being sent").containsExactly("1\n");
+		transport.releaseOldest();
+		assertThat(transport.received()).as("once it is sent").containsExactly("1\n", "2\n3\n4\n");
+		transport.releaseOldest();
 		source.tryEmitNext(5);
-		assertThat(received).as("a value made with nothing being sent").containsExactly("1\n", "2\n3\n4\n", "5\n");
+		assertThat(transport.received()).as("a value made with nothing being sent").containsExactly("1\n", "2\n3\n4\n", "5\n");
 		source.tryEmitComplete();
-		assertThat(completed).isTrue();
-		held.forEach(DataBufferUtils::release);
+		assertThat(transport.isCompleted()).isTrue();
+		transport.releaseAll();
 		netty.assertNoLeaks();
 	}
 
@@ -752,6 +695,70 @@ class ReadyBatchesTests {
 		// The last buffers may still be released by a drain loop that is running
 		Flux.interval(Duration.ofMillis(10)).take(5).blockLast();
 		this.factory.assertNoLeaks();
+	}
+
+	/**
+	 * A transport that asks for 128 batches ahead, as Reactor Netty's send does, and holds
+	 * each batch it takes until the test releases it, as one does until the batch is sent;
+	 * when told, it asks for one more with each batch it takes, so that it never runs out
+	 * of demand and only the budget holds the body back.
+	 */
+	private static final class HoldingTransport extends BaseSubscriber<DataBuffer> {
+
+		private final boolean asksForEachBatch;
+
+		private final List<DataBuffer> held = new ArrayList<>();
+
+		private final List<String> received = new ArrayList<>();
+
+		private volatile boolean completed;
+
+		HoldingTransport(boolean asksForEachBatch) {
+			this.asksForEachBatch = asksForEachBatch;
+		}
+
+		@Override
+		protected void hookOnSubscribe(Subscription subscription) {
+			request(128);
+		}
+
+		@Override
+		protected void hookOnNext(DataBuffer batch) {
+			this.received.add(batch.toString(StandardCharsets.UTF_8));
+			this.held.add(batch);
+			if (this.asksForEachBatch) {
+				request(1);
+			}
+		}
+
+		@Override
+		protected void hookOnComplete() {
+			this.completed = true;
+		}
+
+		/** The batches taken and not yet released, oldest first. */
+		List<DataBuffer> held() {
+			return this.held;
+		}
+
+		/** The text of every batch taken, in order. */
+		List<String> received() {
+			return this.received;
+		}
+
+		boolean isCompleted() {
+			return this.completed;
+		}
+
+		void releaseOldest() {
+			DataBufferUtils.release(this.held.remove(0));
+		}
+
+		void releaseAll() {
+			this.held.forEach(DataBufferUtils::release);
+			this.held.clear();
+		}
+
 	}
 
 	/**

@@ -109,13 +109,29 @@ public abstract class BufferBytes {
 
 	/**
 	 * Hand bytes to a processor in order, until it returns {@code false} or the bytes end:
-	 * a Netty buffer loops over its memory with one check of the range, where
-	 * {@link #get(int)} checks each byte's index and the buffer's reference count.
+	 * a loop over the buffer's memory with one check of the range, where {@link #get(int)}
+	 * of a Netty buffer checks each byte's index and the buffer's reference count.
 	 * @param from the first byte, from the read position
 	 * @param to the end of the bytes, exclusive
 	 * @param processor the processor
 	 */
 	abstract void forEachByte(int from, int to, DataBuffer.ByteProcessor processor);
+
+	/**
+	 * The loop of {@link #forEachByte} over a buffer's memory, for heap and Netty buffers
+	 * alike: its call of the processor sees the scanner's alone (see {@link Netty}).
+	 * @param bytes the memory
+	 * @param start the first byte's index in it
+	 * @param end the end of the bytes, exclusive
+	 * @param processor the processor
+	 */
+	static void forEachByte(ByteBuffer bytes, int start, int end, DataBuffer.ByteProcessor processor) {
+		for (int index = start; index < end; index++) {
+			if (!processor.process(bytes.get(index))) {
+				return;
+			}
+		}
+	}
 
 	/** Heap and NIO buffers, read with absolute gets. */
 	static final class Nio extends BufferBytes {
@@ -145,13 +161,7 @@ public abstract class BufferBytes {
 
 		@Override
 		void forEachByte(int from, int to, DataBuffer.ByteProcessor processor) {
-			ByteBuffer bytes = this.buffer;
-			int base = this.base;
-			for (int index = from; index < to; index++) {
-				if (!processor.process(bytes.get(base + index))) {
-					return;
-				}
-			}
+			forEachByte(this.buffer, this.base + from, this.base + to, processor);
 		}
 
 	}
@@ -205,28 +215,24 @@ public abstract class BufferBytes {
 		 * Netty's own loop ({@code forEachByte}) calls its processor from one call site for
 		 * every {@code ByteProcessor} in the application (Netty's HTTP codec's among them),
 		 * which the JIT inlines for the first few types it saw there: in some JVMs not the
-		 * scanner's, two virtual calls a byte, several times the scan. A direct buffer of
-		 * one memory region (what Reactor Netty reads into) is read here instead, through
-		 * its NIO view (no allocation, one check of the range and the reference count), in
-		 * a loop whose call site sees the scanner's processor alone; others go through
-		 * Netty's loop.
+		 * scanner's, two virtual calls a byte, several times the scan. A buffer of one
+		 * memory region (what Reactor Netty reads into, direct or heap) is read here
+		 * instead, through its NIO view (no allocation, one check of the range and the
+		 * reference count), in the loop shared with heap buffers, whose call site sees the
+		 * scanner's processor alone; a buffer of several regions, or of none that NIO can
+		 * view, goes through Netty's loop.
 		 */
 		@Override
 		void forEachByte(int from, int to, DataBuffer.ByteProcessor processor) {
 			ByteBuf bytes = nativeBuffer();
-			if (!bytes.isDirect() || bytes.nioBufferCount() != 1) {
+			if (bytes.nioBufferCount() != 1) {
 				this.processor.target = processor;
 				bytes.forEachByte(this.base + from, to - from, this.processor);
 				return;
 			}
 			ByteBuffer view = bytes.internalNioBuffer(this.base + from, to - from);
 			int start = view.position();
-			int end = start + (to - from);
-			for (int index = start; index < end; index++) {
-				if (!processor.process(view.get(index))) {
-					return;
-				}
-			}
+			forEachByte(view, start, start + (to - from), processor);
 		}
 
 		private ByteBuf nativeBuffer() {

@@ -1,6 +1,7 @@
 package io.fastpath.multipart.scan;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.function.Function;
@@ -11,73 +12,122 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bytes a Netty buffer hands a processor, from its read position, in order, until the
- * processor stops: whichever loop reads them (the scanner's own over a direct buffer's
- * memory, Netty's over others), against the bytes the buffer was filled with.
+ * The bytes a buffer hands a processor, from its read position, in order, until the
+ * processor stops: whichever loop reads them (the one over a heap buffer's or a Netty
+ * buffer's single memory region, Netty's over others), against the bytes the buffer was
+ * filled with.
  */
 @ExtendWith(TestSeed.class)
 class BufferBytesTests {
 
+	private static final NettyDataBufferFactory NETTY = new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT);
+
 	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "pooled direct", "unpooled direct", "heap", "composite of two direct" })
+	@ValueSource(strings = { "Spring heap", "Netty pooled direct", "Netty unpooled direct", "Netty pooled heap",
+			"Netty unpooled heap", "Netty slice of pooled direct", "Netty composite of two direct",
+			"Netty without a NIO view" })
 	void aProcessorGetsTheBytesOfTheRangeInOrderUntilItStops(String kind) {
 		Random random = TestSeed.random("bufferBytes" + kind);
-		Function<byte[], ByteBuf> buffers = buffers(kind);
+		Function<byte[], DataBuffer> buffers = buffers(kind);
+		BufferBytes.Nio nio = new BufferBytes.Nio();
+		BufferBytes netty = BufferBytes.netty();
 		for (int round = 0; round < 500; round++) {
 			byte[] bytes = new byte[random.nextInt(1, 3000)];
 			random.nextBytes(bytes);
-			ByteBuf buffer = buffers.apply(bytes);
+			DataBuffer buffer = buffers.apply(bytes);
 			try {
-				int readerIndex = random.nextInt(bytes.length);
-				buffer.readerIndex(readerIndex);
-				int readable = bytes.length - readerIndex;
+				int readPosition = random.nextInt(bytes.length);
+				buffer.readPosition(readPosition);
+				int readable = bytes.length - readPosition;
 				int from = random.nextInt(readable + 1);
 				int to = from + random.nextInt(readable - from + 1);
 				int stopAfter = random.nextInt(to - from + 2);
 				ByteArrayOutputStream seen = new ByteArrayOutputStream();
-				BufferBytes netty = BufferBytes.netty();
-				assertThat(netty).isNotNull();
-				assertThat(((BufferBytes.Netty) netty).point(new NettyDataBufferFactory(buffer.alloc()).wrap(buffer)))
-					.isTrue();
-				netty.forEachByte(from, to, (value) -> {
+				BufferBytes.of(buffer, nio, netty).forEachByte(from, to, (value) -> {
 					seen.write(value);
 					return seen.size() < stopAfter;
 				});
 				int end = Math.min(to, from + Math.max(stopAfter, 1));
 				assertThat(seen.toByteArray()).as("round %d: bytes %d to %d, stopping after %d", round, from, to,
 						stopAfter)
-					.isEqualTo(Arrays.copyOfRange(bytes, readerIndex + from, readerIndex + end));
+					.isEqualTo(Arrays.copyOfRange(bytes, readPosition + from, readPosition + end));
 			}
 			finally {
-				buffer.release();
+				DataBufferUtils.release(buffer);
 			}
 		}
 	}
 
-	private static Function<byte[], ByteBuf> buffers(String kind) {
+	private static Function<byte[], DataBuffer> buffers(String kind) {
 		return switch (kind) {
-			case "pooled direct" -> (bytes) -> PooledByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
-			case "unpooled direct" -> (bytes) -> UnpooledByteBufAllocator.DEFAULT.directBuffer(bytes.length)
-				.writeBytes(bytes);
-			case "heap" -> Unpooled::copiedBuffer;
-			default -> (bytes) -> {
+			case "Spring heap" -> DefaultDataBufferFactory.sharedInstance::wrap;
+			case "Netty pooled direct" ->
+				netty((bytes) -> PooledByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes));
+			case "Netty unpooled direct" ->
+				netty((bytes) -> UnpooledByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes));
+			case "Netty pooled heap" ->
+				netty((bytes) -> PooledByteBufAllocator.DEFAULT.heapBuffer(bytes.length).writeBytes(bytes));
+			case "Netty unpooled heap" -> netty(Unpooled::copiedBuffer);
+			case "Netty slice of pooled direct" -> netty((bytes) -> {
+				// the bytes start 100 bytes into the memory the slice views
+				ByteBuf whole = PooledByteBufAllocator.DEFAULT.directBuffer(100 + bytes.length)
+					.writeZero(100)
+					.writeBytes(bytes);
+				ByteBuf slice = whole.retainedSlice(100, bytes.length);
+				whole.release();
+				return slice;
+			});
+			case "Netty composite of two direct" -> netty((bytes) -> {
 				int half = bytes.length / 2;
 				CompositeByteBuf composite = Unpooled.compositeBuffer();
 				composite.addComponent(true, Unpooled.directBuffer(half).writeBytes(bytes, 0, half));
 				composite.addComponent(true,
 						Unpooled.directBuffer(bytes.length - half).writeBytes(bytes, half, bytes.length - half));
 				return composite;
-			};
+			});
+			default -> netty((bytes) -> new WithoutNioView(bytes));
 		};
+	}
+
+	private static Function<byte[], DataBuffer> netty(Function<byte[], ByteBuf> buffers) {
+		return (bytes) -> NETTY.wrap(buffers.apply(bytes));
+	}
+
+	/** A buffer that says it has no NIO view ({@code nioBufferCount} of -1), and has none. */
+	private static final class WithoutNioView extends UnpooledHeapByteBuf {
+
+		WithoutNioView(byte[] bytes) {
+			super(UnpooledByteBufAllocator.DEFAULT, bytes, bytes.length);
+		}
+
+		@Override
+		public int nioBufferCount() {
+			return -1;
+		}
+
+		@Override
+		public ByteBuffer nioBuffer(int index, int length) {
+			throw new UnsupportedOperationException("No NIO view");
+		}
+
+		@Override
+		public ByteBuffer internalNioBuffer(int index, int length) {
+			throw new UnsupportedOperationException("No NIO view");
+		}
+
 	}
 
 }

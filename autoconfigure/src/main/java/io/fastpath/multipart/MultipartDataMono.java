@@ -37,7 +37,7 @@ import io.fastpath.multipart.scan.PartHeaders;
  * <p>The parts are collected by name in a {@code HashMap} filled in the order they come,
  * as stock's multimap is ({@link MultipartDataReader} turns it into stock's map). The part
  * after the last allowed fails the read with {@link TooManyFormFieldsException}, and a
- * part without a name with stock's error, as it completes, before the scan reads on
+ * part without a name as a malformed form, as it completes, before the scan reads on
  * ({@link MapEntryCheck}). Errors are translated as the multipart reader's
  * ({@link MultipartReaders#translateError}). On error and cancel the assembly is
  * disposed and every part collected freed, once: the collector's lock orders the body's
@@ -92,7 +92,9 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 	/**
 	 * What the map asks of each part, as stock's reader asks it of each part it emits: its
 	 * count against the limit (the part after the last fails the read with
-	 * {@link TooManyFormFieldsException}), then its name, the map's key. Run by the
+	 * {@link TooManyFormFieldsException}), then its name, the map's key: a part without
+	 * one fails the read as a malformed form (a 400), where stock's reader fails with the
+	 * {@code IllegalStateException} of the part's {@code name()} (a 500). Run by the
 	 * assembly as each part completes, before the scan reads on.
 	 */
 	private static final class MapEntryCheck implements Consumer<PartHeaders> {
@@ -110,7 +112,9 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 			if (++this.count > this.maxParts) {
 				throw new TooManyFormFieldsException(this.maxParts);
 			}
-			headers.name();
+			if (!headers.hasName()) {
+				throw MultipartReaders.partWithoutAName();
+			}
 		}
 
 	}

@@ -68,6 +68,16 @@ public final class MultipartReaders {
 	}
 
 	/**
+	 * The error of a part without a name, which a form's map of parts cannot key. Stock's
+	 * map asks each part its name, and Spring's parts answer a part without one with an
+	 * {@code IllegalStateException}, which a server answers 500 for a malformed form.
+	 * @return the error, a 400 through {@link #translateError}
+	 */
+	static DecodingException partWithoutAName() {
+		return new DecodingException("A part has no name in its Content-Disposition");
+	}
+
+	/**
 	 * Answer an error of a multipart reader, Fastpath's or Spring's, as a server should.
 	 * {@code getMultipartData()} hands them out as they are, a 500.
 	 * @param error the error

@@ -19,9 +19,12 @@ import io.fastpath.form.TooManyFormFieldsException;
  * Reads the parts of a multipart form as a server should answer them, as the urlencoded
  * form reader of {@code io.fastpath.form} does for its fields: the number of parts is
  * limited (the part after the last allowed is deleted and the read fails with
- * {@link TooManyFormFieldsException}, 413, as it arrives), and the wrapped reader's errors,
- * which {@code getMultipartData()} hands out as they are (a 500), are answered with 413
- * for its limits and 400 for a malformed body, whoever reads the form. Wraps the part
+ * {@link TooManyFormFieldsException}, 413, as it arrives); a part without a name, which
+ * the map cannot key, is deleted and fails the read as a malformed form, 400 (stock's
+ * map fails on the part's {@code name()} with an {@code IllegalStateException}, a 500);
+ * and the wrapped reader's errors, which {@code getMultipartData()} hands out as they
+ * are (a 500), are answered with 413 for its limits and 400 for a malformed body,
+ * whoever reads the form. Wraps the part
  * reader of Spring's {@code MultipartHttpMessageReader}, which deletes the parts it had
  * collected when the read fails; everything else is the wrapped reader's.
  *
@@ -66,11 +69,29 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 					part.delete().subscribe();
 					sink.error(new TooManyFormFieldsException(this.maxParts));
 				}
+				else if (!hasName(part)) {
+					part.delete().subscribe();
+					sink.error(MultipartReaders.partWithoutAName());
+				}
 				else {
 					sink.next(part);
 				}
 			}).onErrorMap(MultipartReaders::translateError);
 		});
+	}
+
+	/**
+	 * Whether the part has a name, as the map asks: through its {@code name()}, whatever
+	 * reader made it; Spring's parts have no other way to say they have none.
+	 */
+	private static boolean hasName(Part part) {
+		try {
+			part.name();
+			return true;
+		}
+		catch (IllegalStateException ex) {
+			return false;
+		}
 	}
 
 	@Override

@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.Exceptions;
 import reactor.core.Disposable;
@@ -44,6 +45,7 @@ import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebInputException;
 
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.form.TooManyFormFieldsException;
@@ -289,6 +291,31 @@ class MultipartDataReaderDifferentialTests {
 		factory.assertNoLeaks();
 	}
 
+	/**
+	 * A part without a name, which the map cannot key, answered 400 and not as stock's
+	 * {@code IllegalStateException} (a 500), whether Fastpath's part reader or Spring's
+	 * reads the parts; the named part before it is freed and its file deleted.
+	 */
+	@ParameterizedTest(name = "{0} part reader on {1} buffers")
+	@CsvSource({ "Fastpath's, heap", "Fastpath's, netty", "Spring's, heap", "Spring's, netty" })
+	void aPartWithoutANameIsAMalformedForm(String partReader, String buffers) {
+		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
+		String body = "--b0und\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
+				+ "x".repeat(300 * 1024) + "\r\n--b0und\r\nContent-Disposition: form-data\r\n\r\nnameless\r\n"
+				+ "--b0und\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\ny\r\n--b0und--\r\n";
+		HttpMessageReader<Part> parts = partReader.equals("Spring's")
+				? Limits.DEFAULT.stockInOrder(this.fastpathFiles) : Limits.DEFAULT.fastpath(this.fastpathFiles);
+		Outcome outcome = read(dataReader(parts, 10), factory, "b0und", body.getBytes(StandardCharsets.UTF_8),
+				List.of(100, 200_000));
+		assertThat(outcome.error()).isInstanceOfSatisfying(ServerWebInputException.class, (error) -> {
+			assertThat(error.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+			assertThat(error.getReason())
+				.isEqualTo("Malformed multipart form: A part has no name in its Content-Disposition");
+		});
+		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).as("files left").isEmpty();
+		factory.assertNoLeaks();
+	}
+
 	@Test
 	void aFileThatCannotBeWrittenFailsTheReadAndCancelsTheBody() throws IOException {
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
@@ -370,8 +397,16 @@ class MultipartDataReaderDifferentialTests {
 			.isEmpty();
 	}
 
-	/** Stock's errors as a server answers them: a malformed body 400, a limit 413. */
+	/**
+	 * Stock's errors as a server answers them: a malformed body 400, a limit 413. A part
+	 * without a name is a malformed form too: stock's map fails on the part's
+	 * {@code name()} with an {@code IllegalStateException}, which a server answers 500,
+	 * and Fastpath's at the same part with a 400 ({@link #aPartWithoutANameIsAMalformedForm}).
+	 */
 	private static String stockKind(@Nullable Throwable error) {
+		if (error instanceof IllegalStateException && "No name available".equals(error.getMessage())) {
+			return "400";
+		}
 		if (error instanceof DecodingException) {
 			String message = error.getMessage();
 			return (message != null && message.startsWith("Too many parts")) ? "413" : "400";

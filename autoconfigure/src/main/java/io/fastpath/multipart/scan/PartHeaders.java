@@ -157,6 +157,15 @@ public final class PartHeaders {
 	}
 
 	/**
+	 * Return whether the part has a name, which {@link #name()} would give.
+	 * @return whether it has a name
+	 * @throws IllegalArgumentException if the disposition is malformed
+	 */
+	public boolean hasName() {
+		return this.fieldName != null || disposition().getName() != null;
+	}
+
+	/**
 	 * Return the part's name, as Spring's parts give it.
 	 * @return the name of the {@code Content-Disposition}
 	 * @throws IllegalStateException if it has none

@@ -130,7 +130,7 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 	}
 
 	private MultipartHttpMessageReader countingParts(MultipartHttpMessageReader stock) {
-		return MultipartReaders.countingParts(stock, this.maxFields, this.multipart);
+		return MultipartReaders.countingParts(stock, this.maxFields, TooManyFormFieldsException::new, this.multipart);
 	}
 
 	private HttpMessageReader<PartEvent> partEventReader(PartEventHttpMessageReader stock) {

@@ -21,7 +21,6 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.util.MultiValueMap;
 
-import io.fastpath.form.TooManyFormFieldsException;
 import io.fastpath.multipart.scan.PartHeaders;
 
 /**
@@ -36,7 +35,7 @@ import io.fastpath.multipart.scan.PartHeaders;
  * the epilogue ({@link MultipartAssembly#isClosed()}).
  * <p>The parts are collected by name in a {@code HashMap} filled in the order they come,
  * as stock's multimap is ({@link MultipartDataReader} turns it into stock's map). The part
- * after the last allowed fails the read with {@link TooManyFormFieldsException}, and a
+ * after the last allowed fails the read with the limit's error ({@link PartLimit}), and a
  * part without a name as a malformed form, as it completes, before the scan reads on
  * ({@link MapEntryCheck}). Errors are translated as the multipart reader's
  * ({@link MultipartReaders#translateError}). On error and cancel the assembly is
@@ -51,7 +50,7 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 
 	private final MultipartSettings settings;
 
-	private final int maxParts;
+	private final PartLimit limit;
 
 	private final Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap;
 
@@ -59,14 +58,14 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 	 * Read the parts of the given message.
 	 * @param message the message
 	 * @param settings the settings of the part reader
-	 * @param maxParts the most parts the map may hold
+	 * @param limit the most parts the map may hold, and the error of one more
 	 * @param toMap turns the parts collected by name into the map handed out
 	 */
-	MultipartDataMono(ReactiveHttpInputMessage message, MultipartSettings settings, int maxParts,
+	MultipartDataMono(ReactiveHttpInputMessage message, MultipartSettings settings, PartLimit limit,
 			Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
 		this.message = message;
 		this.settings = settings;
-		this.maxParts = maxParts;
+		this.limit = limit;
 		this.toMap = toMap;
 	}
 
@@ -80,7 +79,7 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 						+ this.message.getHeaders().getContentType() + "\"");
 			}
 			assembly = new PartAssembly(delimiter, this.settings, PartFilesWebFilter.filesOf(actual.currentContext()),
-					new MapEntryCheck(this.maxParts));
+					new MapEntryCheck(this.limit));
 		}
 		catch (RuntimeException ex) {
 			Operators.error(actual, MultipartReaders.translateError(ex));
@@ -92,25 +91,25 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 	/**
 	 * What the map asks of each part, as stock's reader asks it of each part it emits: its
 	 * count against the limit (the part after the last fails the read with
-	 * {@link TooManyFormFieldsException}), then its name, the map's key: a part without
+	 * the limit's error), then its name, the map's key: a part without
 	 * one fails the read as a malformed form (a 400), where stock's reader fails with the
 	 * {@code IllegalStateException} of the part's {@code name()} (a 500). Run by the
 	 * assembly as each part completes, before the scan reads on.
 	 */
 	private static final class MapEntryCheck implements Consumer<PartHeaders> {
 
-		private final int maxParts;
+		private final PartLimit limit;
 
 		private int count;
 
-		MapEntryCheck(int maxParts) {
-			this.maxParts = maxParts;
+		MapEntryCheck(PartLimit limit) {
+			this.limit = limit;
 		}
 
 		@Override
 		public void accept(PartHeaders headers) {
-			if (++this.count > this.maxParts) {
-				throw new TooManyFormFieldsException(this.maxParts);
+			if (!this.limit.allows(++this.count)) {
+				throw this.limit.exceeded();
 			}
 			if (!headers.hasName()) {
 				throw MultipartReaders.partWithoutAName();

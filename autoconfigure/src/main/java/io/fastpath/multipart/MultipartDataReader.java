@@ -18,7 +18,6 @@ import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.util.MultiValueMapAdapter;
 
-import io.fastpath.form.TooManyFormFieldsException;
 
 /**
  * Reads a multipart form into the map of parts that {@code getMultipartData()} gives, in
@@ -33,7 +32,7 @@ import io.fastpath.form.TooManyFormFieldsException;
  * modifiable as stock's {@link LinkedMultiValueMap}, whose copy of that {@code HashMap}
  * gave nothing but its type (a third of a kilobyte a form of five fields). Errors are those of the
  * reader it replaces over {@link PartCountingReader}: the part after the last allowed is
- * freed and the read fails with {@link TooManyFormFieldsException}, and the part reader's
+ * freed and the read fails with the limit's error ({@link PartLimit}), and the part reader's
  * errors are answered with 413 or 400 ({@link MultipartReaders#translateError}).
  * Every part is freed if the read fails or is cancelled; the parts of the map hold no
  * request buffer, and their files are the exchange's to delete when the request ends. A
@@ -47,7 +46,7 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 
 	private final @Nullable SlicingPartReader parts;
 
-	private final int maxParts;
+	private final PartLimit limit;
 
 	private final MultipartHttpMessageReader clientReader;
 
@@ -56,14 +55,14 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 	 * the given number of parts.
 	 * @param parts the part reader: Fastpath's, whose parts go straight into the map, or
 	 * another, whose parts are counted on their way to stock's map
-	 * @param maxParts the most parts a request may have
+	 * @param limit the most parts a request may have, and the error of one more
 	 * @param clientReader the stock reader replaced, for what is not a server's request:
 	 * a client's response gets a client's errors and limits, not the server's
 	 */
-	MultipartDataReader(HttpMessageReader<Part> parts, int maxParts, MultipartHttpMessageReader clientReader) {
-		super(new PartCountingReader(parts, maxParts));
+	MultipartDataReader(HttpMessageReader<Part> parts, PartLimit limit, MultipartHttpMessageReader clientReader) {
+		super(new PartCountingReader(parts, limit));
 		this.parts = (parts instanceof SlicingPartReader slicing) ? slicing : null;
-		this.maxParts = maxParts;
+		this.limit = limit;
 		this.clientReader = clientReader;
 		setEnableLoggingRequestDetails(clientReader.isEnableLoggingRequestDetails());
 	}
@@ -79,7 +78,7 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 		if (slicing == null) {
 			return super.readMono(elementType, message, hints);
 		}
-		return new MultipartDataMono(message, slicing.settings(), this.maxParts,
+		return new MultipartDataMono(message, slicing.settings(), this.limit,
 				(collected) -> toMultiValueMap(collected, hints));
 	}
 

@@ -1,5 +1,7 @@
 package io.fastpath.multipart;
 
+import java.util.function.IntFunction;
+
 import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.codec.HttpMessageReader;
@@ -26,24 +28,26 @@ public final class MultipartReaders {
 
 	/**
 	 * Return a reader of the map of parts in place of the given stock one, limited to the
-	 * given number of parts: the part after the last allowed fails the read with
-	 * {@code TooManyFormFieldsException} (413) and the part reader's errors are answered
-	 * with 413 or 400 ({@link #translateError}). Its part reader is Fastpath's if so asked
+	 * given number of parts: the part after the last allowed fails the read with the
+	 * given error (the form's {@code TooManyFormFieldsException}, 413), and the part
+	 * reader's errors are answered with 413 or 400 ({@link #translateError}). Its part reader is Fastpath's if so asked
 	 * and the stock one is Spring's {@link DefaultPartHttpMessageReader} (exactly that
 	 * class), with its settings; else the stock one's. A reader this method made is
 	 * returned as it is.
 	 * @param stock the stock reader of the map of parts
 	 * @param maxParts the most parts a request may have
+	 * @param tooManyParts makes the error of the part after the last allowed, given the
+	 * limit
 	 * @param slicing whether to read parts with Fastpath's part reader
 	 * @return the reader to put in the stock one's place
 	 */
 	public static MultipartHttpMessageReader countingParts(MultipartHttpMessageReader stock, int maxParts,
-			boolean slicing) {
+			IntFunction<? extends RuntimeException> tooManyParts, boolean slicing) {
 		if (stock.getPartReader() instanceof PartCountingReader) {
 			return stock;
 		}
 		HttpMessageReader<Part> parts = slicing ? partReader(stock.getPartReader()) : stock.getPartReader();
-		return new MultipartDataReader(parts, maxParts, stock);
+		return new MultipartDataReader(parts, new PartLimit(maxParts, tooManyParts), stock);
 	}
 
 	private static HttpMessageReader<Part> partReader(HttpMessageReader<Part> stock) {

@@ -13,20 +13,18 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
 
-import io.fastpath.form.TooManyFormFieldsException;
-
 /**
  * Reads the parts of a multipart form as a server should answer them, as the urlencoded
  * form reader of {@code io.fastpath.form} does for its fields: the number of parts is
- * limited (the part after the last allowed is deleted and the read fails with
- * {@link TooManyFormFieldsException}, 413, as it arrives); a part without a name, which
+ * limited (the part after the last allowed is deleted and the read fails with the
+ * form's error, a 413, as it arrives: {@link PartLimit}); a part without a name, which
  * the map cannot key, is deleted and fails the read as a malformed form, 400 (stock's
  * map fails on the part's {@code name()} with an {@code IllegalStateException}, a 500);
  * and the wrapped reader's errors, which {@code getMultipartData()} hands out as they
  * are (a 500), are answered with 413 for its limits and 400 for a malformed body,
- * whoever reads the form. Wraps the part
- * reader of Spring's {@code MultipartHttpMessageReader}, which deletes the parts it had
- * collected when the read fails; everything else is the wrapped reader's.
+ * whoever reads the form. Wraps the part reader of Spring's
+ * {@code MultipartHttpMessageReader}, which deletes the parts it had collected when the
+ * read fails; everything else is the wrapped reader's.
  *
  * @author Fastpath
  */
@@ -34,11 +32,11 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 
 	private final HttpMessageReader<Part> parts;
 
-	private final int maxParts;
+	private final PartLimit limit;
 
-	PartCountingReader(HttpMessageReader<Part> parts, int maxParts) {
+	PartCountingReader(HttpMessageReader<Part> parts, PartLimit limit) {
 		this.parts = parts;
-		this.maxParts = maxParts;
+		this.limit = limit;
 	}
 
 	HttpMessageReader<Part> parts() {
@@ -65,9 +63,9 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 		return Flux.defer(() -> {
 			int[] count = new int[1];
 			return this.parts.read(elementType, message, hints).<Part>handle((part, sink) -> {
-				if (++count[0] > this.maxParts) {
+				if (!this.limit.allows(++count[0])) {
 					part.delete().subscribe();
-					sink.error(new TooManyFormFieldsException(this.maxParts));
+					sink.error(this.limit.exceeded());
 				}
 				else if (!hasName(part)) {
 					part.delete().subscribe();

@@ -551,7 +551,8 @@ class MultipartDataReaderDifferentialTests {
 
 	/** Fastpath's reader; the stock one beside it reads what is not a server's request. */
 	private static MultipartDataReader dataReader(HttpMessageReader<Part> parts, int maxParts) {
-		return new MultipartDataReader(parts, maxParts, new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()));
+		return new MultipartDataReader(parts, new PartLimit(maxParts, TooManyFormFieldsException::new),
+				new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()));
 	}
 
 }

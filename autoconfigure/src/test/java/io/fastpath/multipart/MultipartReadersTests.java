@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.scheduler.Scheduler;
@@ -21,6 +22,7 @@ import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 
 import io.fastpath.codec.ReadListener;
 import io.fastpath.form.LazyFormDecoding;
+import io.fastpath.form.TooManyFormFieldsException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,9 +43,15 @@ class MultipartReadersTests {
 			assertThat(reader).isNotSameAs(stock);
 			assertThat(reader.isEnableLoggingRequestDetails()).isTrue();
 			assertThat(reader.getPartReader()).isInstanceOf(PartCountingReader.class)
-				.hasFieldOrPropertyWithValue("maxParts", 7)
 				.extracting("parts")
 				.isInstanceOf(SlicingPartReader.class);
+			// the form's limit and the form's error for the part past it
+			assertThat(reader.getPartReader()).extracting("limit", InstanceOfAssertFactories.type(PartLimit.class))
+				.satisfies((limit) -> {
+					assertThat(limit.maxParts()).isEqualTo(7);
+					assertThat(limit.exceeded()).isInstanceOfSatisfying(TooManyFormFieldsException.class,
+							(error) -> assertThat(error.getMaxFields()).isEqualTo(7));
+				});
 		});
 	}
 

@@ -189,7 +189,7 @@ class PartOwnershipTests {
 	}
 
 	private static MultipartDataReader dataReader(int maxParts) {
-		return new MultipartDataReader(partReader(), maxParts,
+		return new MultipartDataReader(partReader(), new PartLimit(maxParts, TooManyFormFieldsException::new),
 				new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()));
 	}
 

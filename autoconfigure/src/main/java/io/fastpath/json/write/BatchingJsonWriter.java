@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.Hints;
@@ -98,15 +99,23 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 				return this.delegate.writeWith(batches);
 			}
 			// A first batch that the body emits on its own thread as a reset cancels the write
-			// is held by switchOnFirst, which discards it: released by a discard hook
-			return Flux.<DataBuffer>from(batches).switchOnFirst((first, all) -> {
-				DataBuffer batch = first.get();
-				if (batch != null && body.isOneBatch()) {
-					this.delegate.getHeaders().setContentLength(batch.readableByteCount());
-					return this.delegate.writeWith(all.singleOrEmpty());
-				}
-				return this.delegate.writeWith(all);
-			}).doOnDiscard(DataBuffer.class, DataBufferUtils::release).then();
+			// is held by switchOnFirst, which discards it: released by a discard hook. The
+			// hook is kept from the body and its source, whose context stays the write's: with
+			// a hook, Reactor discards what is left of a source it knows to be finite (a
+			// collection, a sized stream) by iterating it on cancel, making every value not
+			// yet made, where without one it only drops the iterator.
+			return Mono.deferContextual((context) -> Flux.<DataBuffer>from(batches)
+				.contextWrite((withHook) -> Context.of(context))
+				.switchOnFirst((first, all) -> {
+					DataBuffer batch = first.get();
+					if (batch != null && body.isOneBatch()) {
+						this.delegate.getHeaders().setContentLength(batch.readableByteCount());
+						return this.delegate.writeWith(all.singleOrEmpty());
+					}
+					return this.delegate.writeWith(all);
+				})
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then());
 		}
 
 		@Override

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 
 import io.fastpath.codec.WriteListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
@@ -152,6 +154,29 @@ class BatchingJsonWriterTests {
 			.block(Duration.ofSeconds(10));
 		assertThat(body).startsWith("[0,1,2,").endsWith(",19998,19999]");
 		netty.assertNoLeaks();
+	}
+
+	/**
+	 * A response reset early while its source, a finite stream that makes each value as it
+	 * is asked (as {@code fromStream(ids.stream().map(this::load))} does), has most of its
+	 * values to make: they are never made. Reactor discards what is left of a source it
+	 * knows to be finite by iterating it, when a discard hook is in the source's context;
+	 * the writer's own hook, for the batch it holds, must not reach the source.
+	 */
+	@Test
+	void aResetResponseLeavesTheRestOfItsFiniteSourceUnmade() {
+		AtomicInteger made = new AtomicInteger();
+		Flux<Integer> source = Flux.fromStream(IntStream.range(0, 1_000_000).boxed().map((value) -> {
+			made.incrementAndGet();
+			return value;
+		}));
+		AtomicReference<@Nullable Throwable> writeError = new AtomicReference<>();
+		writer(1024).write(source, INTEGER, MediaType.APPLICATION_JSON, new ResettingResponse(this.factory), Map.of())
+			.subscribe(null, writeError::set);
+		assertThat(writeError.get()).hasMessage("Simulated: connection reset");
+		// a batch of about 1 KB and the values queued behind it: a few hundred
+		assertThat(made).as("values made").hasValueLessThan(10_000);
+		this.factory.assertNoLeaks();
 	}
 
 	/**

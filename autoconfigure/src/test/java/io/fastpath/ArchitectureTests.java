@@ -31,7 +31,7 @@ class ArchitectureTests {
 	}
 
 	@Test
-	void noPackagesDependOnEachOtherBothWays() {
+	void thePackagesHaveNoCycles() {
 		slices().matching("io.fastpath.(**)").should().beFreeOfCycles().check(LIBRARY);
 	}
 

@@ -89,10 +89,10 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 	}
 
 	/**
-	 * What the map asks of each part, as stock's reader asks it of each part it emits: its
-	 * count against the limit (the part after the last fails the read with
-	 * the limit's error), then its name, the map's key: a part without
-	 * one fails the read as a malformed form (a 400), where stock's reader fails with the
+	 * What the map asks of each part, as stock's reader asks it of each part it emits:
+	 * its count against the limit (the part after the last fails the read with the
+	 * limit's error), then its name, the map's key: a part without one fails the read as
+	 * a malformed form (a 400), where stock's reader fails with the
 	 * {@code IllegalStateException} of the part's {@code name()} (a 500). Run by the
 	 * assembly as each part completes, before the scan reads on.
 	 */

@@ -21,22 +21,23 @@ import org.springframework.util.MultiValueMapAdapter;
 
 /**
  * Reads a multipart form into the map of parts that {@code getMultipartData()} gives, in
- * place of Spring's {@link MultipartHttpMessageReader} over {@link SlicingPartReader}: the
- * parts go from the scan straight into the map ({@link MultipartDataMono}). Stock collects them through its part
- * reader, the part counter and a multimap, then copies the multimap twice (a stream into
- * a {@code HashMap}, that into a {@code LinkedMultiValueMap}); for a small form that
- * plumbing cost more than reading the parts. The map has stock's entries in stock's order:
- * one entry per name in the order stock's {@code HashMap} gives them (not the order the
- * parts came in), each with its parts in order in a list of its own. It is the
- * {@code HashMap} the parts were collected in, as a {@link MultiValueMapAdapter}: as
- * modifiable as stock's {@link LinkedMultiValueMap}, whose copy of that {@code HashMap}
- * gave nothing but its type (a third of a kilobyte a form of five fields). Errors are those of the
- * reader it replaces over {@link PartCountingReader}: the part after the last allowed is
- * freed and the read fails with the limit's error ({@link PartLimit}), and the part reader's
- * errors are answered with 413 or 400 ({@link MultipartReaders#translateError}).
- * Every part is freed if the read fails or is cancelled; the parts of the map hold no
- * request buffer, and their files are the exchange's to delete when the request ends. A
- * client's response is read by the stock reader replaced, with a client's errors and limits. It stays a
+ * place of Spring's {@link MultipartHttpMessageReader} over {@link SlicingPartReader}:
+ * the parts go from the scan straight into the map ({@link MultipartDataMono}). Stock
+ * collects them through its part reader, the part counter and a multimap, then copies the
+ * multimap twice (a stream into a {@code HashMap}, that into a
+ * {@code LinkedMultiValueMap}); for a small form that plumbing cost more than reading the
+ * parts. The map has stock's entries in stock's order: one entry per name in the order
+ * stock's {@code HashMap} gives them (not the order the parts came in), each with its
+ * parts in order in a list of its own. It is the {@code HashMap} the parts were collected
+ * in, as a {@link MultiValueMapAdapter}: as modifiable as stock's
+ * {@link LinkedMultiValueMap}, whose copy of that {@code HashMap} gave nothing but its
+ * type (a third of a kilobyte a form of five fields). Errors are those of the reader it
+ * replaces over {@link PartCountingReader}: the part after the last allowed is freed and
+ * the read fails with the limit's error ({@link PartLimit}), and the part reader's errors
+ * are answered with 413 or 400 ({@link MultipartReaders#translateError}). Every part is
+ * freed if the read fails or is cancelled; the parts of the map hold no request buffer,
+ * and their files are the exchange's to delete when the request ends. A client's response
+ * is read by the stock reader replaced, with a client's errors and limits. It stays a
  * {@code MultipartHttpMessageReader} for code that looks for one among the codecs: its
  * {@link #getPartReader() part reader} reads the same parts with the same limits.
  *

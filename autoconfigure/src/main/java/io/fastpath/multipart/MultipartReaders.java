@@ -30,10 +30,10 @@ public final class MultipartReaders {
 	 * Return a reader of the map of parts in place of the given stock one, limited to the
 	 * given number of parts: the part after the last allowed fails the read with the
 	 * given error (the form's {@code TooManyFormFieldsException}, 413), and the part
-	 * reader's errors are answered with 413 or 400 ({@link #translateError}). Its part reader is Fastpath's if so asked
-	 * and the stock one is Spring's {@link DefaultPartHttpMessageReader} (exactly that
-	 * class), with its settings; else the stock one's. A reader this method made is
-	 * returned as it is.
+	 * reader's errors are answered with 413 or 400 ({@link #translateError}). Its part
+	 * reader is Fastpath's if so asked and the stock one is Spring's
+	 * {@link DefaultPartHttpMessageReader} (exactly that class), with its settings; else
+	 * the stock one's. A reader this method made is returned as it is.
 	 * @param stock the stock reader of the map of parts
 	 * @param maxParts the most parts a request may have
 	 * @param tooManyParts makes the error of the part after the last allowed, given the

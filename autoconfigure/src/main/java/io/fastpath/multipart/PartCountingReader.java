@@ -79,8 +79,8 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 	}
 
 	/**
-	 * Whether the part has a name, as the map asks: through its {@code name()}, whatever
-	 * reader made it; Spring's parts have no other way to say they have none.
+	 * Whether the part has a name, asked as the map asks it: through its {@code name()},
+	 * whatever reader made the part.
 	 */
 	private static boolean hasName(Part part) {
 		try {

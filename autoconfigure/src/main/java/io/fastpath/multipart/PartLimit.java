@@ -8,10 +8,10 @@ import java.util.function.IntFunction;
  * gives both), which this package raises without depending on that package.
  *
  * @param maxParts the most parts allowed
- * @param error makes the error of a form past the limit, given the limit
+ * @param tooManyParts makes the error of a form past the limit, given the limit
  * @author Fastpath
  */
-record PartLimit(int maxParts, IntFunction<? extends RuntimeException> error) {
+record PartLimit(int maxParts, IntFunction<? extends RuntimeException> tooManyParts) {
 
 	/**
 	 * Return whether a form may have the given number of parts.
@@ -27,7 +27,7 @@ record PartLimit(int maxParts, IntFunction<? extends RuntimeException> error) {
 	 * @return the error
 	 */
 	RuntimeException exceeded() {
-		return this.error.apply(this.maxParts);
+		return this.tooManyParts.apply(this.maxParts);
 	}
 
 }

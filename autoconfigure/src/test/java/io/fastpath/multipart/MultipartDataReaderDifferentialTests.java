@@ -294,19 +294,27 @@ class MultipartDataReaderDifferentialTests {
 	/**
 	 * A part without a name, which the map cannot key, answered 400 and not as stock's
 	 * {@code IllegalStateException} (a 500), whether Fastpath's part reader or Spring's
-	 * reads the parts; the named part before it is freed and its file deleted.
+	 * reads the parts, and whether the nameless part is a field or a file (spooled to a
+	 * file of its own): the named file part before it and the nameless one are freed and
+	 * their files deleted.
 	 */
-	@ParameterizedTest(name = "{0} part reader on {1} buffers")
-	@CsvSource({ "Fastpath's, heap", "Fastpath's, netty", "Spring's, heap", "Spring's, netty" })
-	void aPartWithoutANameIsAMalformedForm(String partReader, String buffers) {
+	@ParameterizedTest(name = "a nameless {2}, {0} part reader on {1} buffers")
+	@CsvSource({ "Fastpath's, heap, field", "Fastpath's, netty, field", "Spring's, heap, field",
+			"Spring's, netty, field", "Fastpath's, heap, file", "Fastpath's, netty, file", "Spring's, heap, file",
+			"Spring's, netty, file" })
+	void aPartWithoutANameIsAMalformedForm(String partReader, String buffers, String nameless) {
 		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
+		String namelessPart = nameless.equals("file")
+				? "Content-Disposition: form-data; filename=\"n.txt\"\r\n\r\n" + "n".repeat(300 * 1024)
+				: "Content-Disposition: form-data\r\n\r\nnameless";
 		String body = "--b0und\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
-				+ "x".repeat(300 * 1024) + "\r\n--b0und\r\nContent-Disposition: form-data\r\n\r\nnameless\r\n"
+				+ "x".repeat(300 * 1024) + "\r\n--b0und\r\n" + namelessPart + "\r\n"
 				+ "--b0und\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\ny\r\n--b0und--\r\n";
 		HttpMessageReader<Part> parts = partReader.equals("Spring's")
 				? Limits.DEFAULT.stockInOrder(this.fastpathFiles) : Limits.DEFAULT.fastpath(this.fastpathFiles);
-		Outcome outcome = read(dataReader(parts, 10), factory, "b0und", body.getBytes(StandardCharsets.UTF_8),
-				List.of(100, 200_000));
+		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		Outcome outcome = read(dataReader(parts, 10), factory, "b0und", bytes,
+				List.of(100, 200_000, bytes.length - 100));
 		assertThat(outcome.error()).isInstanceOfSatisfying(ServerWebInputException.class, (error) -> {
 			assertThat(error.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 			assertThat(error.getReason())
@@ -328,7 +336,8 @@ class MultipartDataReaderDifferentialTests {
 			.doOnCancel(() -> cancelled.set(true));
 		Throwable error = null;
 		try {
-			dataReader(new SlicingPartReader(settings, new DefaultPartHttpMessageReader()), 10).readMono(MAP, request("xyz", body), Map.of())
+			dataReader(new SlicingPartReader(settings, new DefaultPartHttpMessageReader()), 10)
+				.readMono(MAP, request("xyz", body), Map.of())
 				.block(Duration.ofSeconds(10));
 		}
 		catch (RuntimeException ex) {

@@ -217,10 +217,11 @@ public abstract class BufferBytes {
 		 * which the JIT inlines for the first few types it saw there: in some JVMs not the
 		 * scanner's, two virtual calls a byte, several times the scan. A buffer of one
 		 * memory region (what Reactor Netty reads into, direct or heap) is read here
-		 * instead, through its NIO view (no allocation, one check of the range and the
-		 * reference count), in the loop shared with heap buffers, whose call site sees the
-		 * scanner's processor alone; a buffer of several regions, or of none that NIO can
-		 * view, goes through Netty's loop.
+		 * instead, through its NIO view (one check of the range and the reference count;
+		 * no allocation for the pooled buffers Reactor Netty reads into), in the loop
+		 * shared with heap buffers, whose call site sees the scanner's processor alone; a
+		 * buffer of several regions, or of none that NIO can view, goes through Netty's
+		 * loop.
 		 */
 		@Override
 		void forEachByte(int from, int to, DataBuffer.ByteProcessor processor) {

@@ -226,8 +226,7 @@ class ReadyBatchesTests {
 	@CsvSource({ "4096, 8", "3000, 8", "3000, 1100", "65000, 8", "65000, 1100" })
 	void aPacedBatchNeverGrowsPastWhatTheUnsentBatchesLeaveOfTheBudget(int cap, int digits) {
 		Random random = TestSeed.random("pacedGrowth" + cap + "/" + digits);
-		LeakTrackingDataBufferFactory.NettyPooled netty = (LeakTrackingDataBufferFactory.NettyPooled) LeakTrackingDataBufferFactory
-			.nettyPooled();
+		var netty = (LeakTrackingDataBufferFactory.NettyPooled) LeakTrackingDataBufferFactory.nettyPooled();
 		Sinks.Many<String> source = Sinks.many().unicast().onBackpressureBuffer();
 		HoldingTransport transport = new HoldingTransport(true);
 		encoder(cap).encode(source.asFlux().hide(), netty, ResolvableType.forClass(String.class),
@@ -283,7 +282,8 @@ class ReadyBatchesTests {
 		assertThat(transport.received()).as("once it is sent").containsExactly("1\n", "2\n3\n4\n");
 		transport.releaseOldest();
 		source.tryEmitNext(5);
-		assertThat(transport.received()).as("a value made with nothing being sent").containsExactly("1\n", "2\n3\n4\n", "5\n");
+		assertThat(transport.received()).as("a value made with nothing being sent")
+			.containsExactly("1\n", "2\n3\n4\n", "5\n");
 		source.tryEmitComplete();
 		assertThat(transport.isCompleted()).isTrue();
 		transport.releaseAll();

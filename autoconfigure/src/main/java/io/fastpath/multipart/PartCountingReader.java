@@ -63,13 +63,11 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 		return Flux.defer(() -> {
 			int[] count = new int[1];
 			return this.parts.read(elementType, message, hints).<Part>handle((part, sink) -> {
-				if (!this.limit.allows(++count[0])) {
+				RuntimeException refused = !this.limit.allows(++count[0]) ? this.limit.exceeded()
+						: !hasName(part) ? MultipartReaders.partWithoutAName() : null;
+				if (refused != null) {
 					part.delete().subscribe();
-					sink.error(this.limit.exceeded());
-				}
-				else if (!hasName(part)) {
-					part.delete().subscribe();
-					sink.error(MultipartReaders.partWithoutAName());
+					sink.error(refused);
 				}
 				else {
 					sink.next(part);

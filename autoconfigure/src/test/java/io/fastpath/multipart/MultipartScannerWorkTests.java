@@ -9,7 +9,6 @@ import java.util.TreeSet;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.Test;
@@ -26,6 +25,7 @@ import io.fastpath.multipart.RandomMultipart.Hostility;
 import io.fastpath.multipart.scan.MultipartScanner;
 import io.fastpath.multipart.scan.PartHeaders;
 import io.fastpath.test.TestSeed;
+import io.fastpath.test.WithoutNioView;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -226,12 +226,12 @@ class MultipartScannerWorkTests {
 	 * from its slices) or in bulk ({@code getBytes}). Its array is not handed out, so that
 	 * nothing reads around the count.
 	 */
-	private static final class CountingBuffer extends UnpooledHeapByteBuf {
+	private static final class CountingBuffer extends WithoutNioView {
 
 		private final long[] reads;
 
 		CountingBuffer(byte[] bytes, long[] reads) {
-			super(UnpooledByteBufAllocator.DEFAULT, bytes, bytes.length);
+			super(bytes);
 			this.reads = reads;
 		}
 
@@ -305,32 +305,6 @@ class MultipartScannerWorkTests {
 		public ByteBuf getBytes(int index, ByteBuf dst, int dstIndex, int length) {
 			this.reads[0] += length;
 			return super.getBytes(index, dst, dstIndex, length);
-		}
-
-		@Override
-		public boolean hasArray() {
-			return false;
-		}
-
-		@Override
-		public int nioBufferCount() {
-			// no NIO view: the scanner reads this buffer through Netty's loop, counted here
-			return -1;
-		}
-
-		@Override
-		public byte[] array() {
-			throw new UnsupportedOperationException("Read around the count");
-		}
-
-		@Override
-		public ByteBuffer nioBuffer(int index, int length) {
-			throw new UnsupportedOperationException("Read around the count");
-		}
-
-		@Override
-		public ByteBuffer internalNioBuffer(int index, int length) {
-			throw new UnsupportedOperationException("Read around the count");
 		}
 
 	}

@@ -1,18 +1,17 @@
 package io.fastpath.multipart.scan;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.function.Function;
 
 import io.fastpath.test.TestSeed;
+import io.fastpath.test.WithoutNioView;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -98,36 +97,12 @@ class BufferBytesTests {
 						Unpooled.directBuffer(bytes.length - half).writeBytes(bytes, half, bytes.length - half));
 				return composite;
 			});
-			default -> netty((bytes) -> new WithoutNioView(bytes));
+			default -> netty(WithoutNioView::new);
 		};
 	}
 
 	private static Function<byte[], DataBuffer> netty(Function<byte[], ByteBuf> buffers) {
 		return (bytes) -> NETTY.wrap(buffers.apply(bytes));
-	}
-
-	/** A buffer that says it has no NIO view ({@code nioBufferCount} of -1), and has none. */
-	private static final class WithoutNioView extends UnpooledHeapByteBuf {
-
-		WithoutNioView(byte[] bytes) {
-			super(UnpooledByteBufAllocator.DEFAULT, bytes, bytes.length);
-		}
-
-		@Override
-		public int nioBufferCount() {
-			return -1;
-		}
-
-		@Override
-		public ByteBuffer nioBuffer(int index, int length) {
-			throw new UnsupportedOperationException("No NIO view");
-		}
-
-		@Override
-		public ByteBuffer internalNioBuffer(int index, int length) {
-			throw new UnsupportedOperationException("No NIO view");
-		}
-
 	}
 
 }

@@ -13,18 +13,20 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
 
+import io.fastpath.multipart.scan.PartHeaders;
+
 /**
  * Reads the parts of a multipart form as a server should answer them, as the urlencoded
  * form reader of {@code io.fastpath.form} does for its fields: the number of parts is
- * limited (the part after the last allowed is deleted and the read fails with the
- * form's error, a 413, as it arrives: {@link PartLimit}); a part without a name, which
- * the map cannot key, is deleted and fails the read as a malformed form, 400 (stock's
- * map fails on the part's {@code name()} with an {@code IllegalStateException}, a 500);
- * and the wrapped reader's errors, which {@code getMultipartData()} hands out as they
- * are (a 500), are answered with 413 for its limits and 400 for a malformed body,
- * whoever reads the form. Wraps the part reader of Spring's
- * {@code MultipartHttpMessageReader}, which deletes the parts it had collected when the
- * read fails; everything else is the wrapped reader's.
+ * limited (the part after the last allowed is deleted and the read fails with the form's
+ * error, a 413, as it arrives: {@link PartLimit}); a part without a name, which the map
+ * cannot key, is deleted and fails the read as a malformed form, 400 (stock's map fails
+ * on the part's {@code name()} with an {@code IllegalStateException}, a 500); a part
+ * header Spring's reader cannot parse is a malformed form too, 400; and the wrapped
+ * reader's errors, which {@code getMultipartData()} hands out as they are (a 500), are
+ * answered with 413 for its limits and 400 for a malformed body, whoever reads the form.
+ * Wraps the part reader of Spring's {@code MultipartHttpMessageReader}, which deletes the
+ * parts it had collected when the read fails; everything else is the wrapped reader's.
  *
  * @author Fastpath
  */
@@ -72,8 +74,20 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 				else {
 					sink.next(part);
 				}
-			}).onErrorMap(MultipartReaders::translateError);
+			}).onErrorMap(this::malformedPartHeader).onErrorMap(MultipartReaders::translateError);
 		});
+	}
+
+	/**
+	 * Spring's part reader parses each part's {@code Content-Type} and
+	 * {@code Content-Disposition} as the part starts, and fails with the parser's
+	 * {@code IllegalArgumentException} when one is malformed: the request's fault, failed
+	 * here as Fastpath's part reader fails it ({@link PartHeaders#unparseable}). Errors of
+	 * Fastpath's part reader are left as they are: it raises no such exception for input.
+	 */
+	private Throwable malformedPartHeader(Throwable error) {
+		return (error instanceof IllegalArgumentException unparseable && !(this.parts instanceof SlicingPartReader))
+				? PartHeaders.unparseable(unparseable) : error;
 	}
 
 	/**

@@ -17,8 +17,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Hooks;
 
-import org.springframework.core.codec.DecodingException;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
@@ -180,24 +178,14 @@ class HostileMultipartDifferentialTests {
 			List<String> actualParts, @Nullable Throwable actualError) {
 
 		if (expectedError != null) {
-			assertThat(kind(actualError))
+			assertThat(ErrorKinds.of(actualError))
 				.as(description + "\nstock failed with " + expectedError + ", Fastpath: " + actualError)
-				.isEqualTo(kind(expectedError));
+				.isEqualTo(ErrorKinds.ofStock(expectedError));
 		}
 		else {
 			assertThat(actualError).as(description).isNull();
 			assertThat(actualParts).as(description).isEqualTo(expectedParts);
 		}
-	}
-
-	private static String kind(@Nullable Throwable error) {
-		if (error instanceof DecodingException) {
-			return "malformed";
-		}
-		if (error instanceof DataBufferLimitException) {
-			return "too large";
-		}
-		return String.valueOf(error);
 	}
 
 }

@@ -324,6 +324,44 @@ class MultipartDataReaderDifferentialTests {
 		factory.assertNoLeaks();
 	}
 
+	/**
+	 * A part header Spring cannot parse, answered 400 and not as the parser's
+	 * {@code IllegalArgumentException} (a 500), whether Fastpath's part reader or Spring's
+	 * reads the parts: the file part before it is freed and its file deleted.
+	 */
+	@ParameterizedTest(name = "[{2}], {0} part reader on {1} buffers")
+	@CsvSource(delimiter = '|', value = { "Fastpath's | heap | Content-Type: text/",
+			"Fastpath's | netty | Content-Type: text/plain; charset=no-such-charset",
+			"Spring's | heap | Content-Type: text/",
+			"Spring's | netty | Content-Type: text/plain; charset=no-such-charset",
+			"Fastpath's | heap | Content-Disposition: form-data; name",
+			"Fastpath's | netty | Content-Disposition: form-data; name",
+			"Spring's | heap | Content-Disposition: form-data; name",
+			"Spring's | netty | Content-Disposition: form-data; name" })
+	void aPartHeaderThatCannotBeParsedIsAMalformedForm(String partReader, String buffers, String header) {
+		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
+		String headers = header.startsWith("Content-Type")
+				? "Content-Disposition: form-data; name=\"f\"\r\n" + header : header;
+		String body = "--b0und\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
+				+ "x".repeat(300 * 1024) + "\r\n--b0und\r\n" + headers + "\r\n\r\nvalue\r\n"
+				+ "--b0und\r\nContent-Disposition: form-data; name=\"g\"\r\n\r\ny\r\n--b0und--\r\n";
+		HttpMessageReader<Part> parts = partReader.equals("Spring's")
+				? Limits.DEFAULT.stockInOrder(this.fastpathFiles) : Limits.DEFAULT.fastpath(this.fastpathFiles);
+		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		Outcome outcome = read(dataReader(parts, 10), factory, "b0und", bytes,
+				List.of(100, 200_000, bytes.length - 100));
+		String parserMessage = header.startsWith("Content-Type")
+				? "Invalid mime type \"" + header.substring("Content-Type: ".length()) + "\""
+				: "Invalid content disposition format";
+		assertThat(outcome.error()).isInstanceOfSatisfying(ServerWebInputException.class, (error) -> {
+			assertThat(error.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+			assertThat(error.getReason())
+				.startsWith("Malformed multipart form: A part header cannot be parsed: " + parserMessage);
+		});
+		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).as("files left").isEmpty();
+		factory.assertNoLeaks();
+	}
+
 	@Test
 	void aFileThatCannotBeWrittenFailsTheReadAndCancelsTheBody() throws IOException {
 		LeakTrackingDataBufferFactory factory = LeakTrackingDataBufferFactory.nettyPooled();
@@ -410,11 +448,15 @@ class MultipartDataReaderDifferentialTests {
 	 * Stock's errors as a server answers them: a malformed body 400, a limit 413. A part
 	 * without a name is a malformed form too: stock's map fails on the part's
 	 * {@code name()} with an {@code IllegalStateException}, which a server answers 500,
-	 * and Fastpath's at the same part with a 400 ({@link #aPartWithoutANameIsAMalformedForm}).
+	 * and Fastpath's at the same part with a 400 ({@link #aPartWithoutANameIsAMalformedForm}),
+	 * as are part headers that cannot be parsed ({@link ErrorKinds}).
 	 */
 	private static String stockKind(@Nullable Throwable error) {
 		if (error instanceof IllegalStateException && "No name available".equals(error.getMessage())) {
 			return "400";
+		}
+		if (ErrorKinds.isUnparseablePartHeader(error)) {
+			return "400 " + ErrorKinds.ofStock(error);
 		}
 		if (error instanceof DecodingException) {
 			String message = error.getMessage();
@@ -427,8 +469,12 @@ class MultipartDataReaderDifferentialTests {
 	}
 
 	private static String kind(@Nullable Throwable error) {
-		return (error instanceof ResponseStatusException status) ? String.valueOf(status.getStatusCode().value())
-				: String.valueOf(error);
+		if (error instanceof ResponseStatusException status) {
+			String kind = String.valueOf(status.getStatusCode().value());
+			String cause = ErrorKinds.of(status.getCause());
+			return cause.startsWith("malformed part header") ? kind + " " + cause : kind;
+		}
+		return String.valueOf(error);
 	}
 
 	private static Outcome read(HttpMessageReader<MultiValueMap<String, Part>> reader, DataBufferFactory factory,

@@ -20,10 +20,8 @@ import reactor.core.publisher.Hooks;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.SpringVersion;
-import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
@@ -146,8 +144,8 @@ class SlicingPartEventReaderDifferentialTests {
 			assertThat(actual.error())
 				.as(described + "\nstock failed with " + expected.error() + ", Fastpath read " + actual.parts())
 				.isNotNull();
-			String expectedKind = kind(expected.error());
-			String actualKind = kind(actual.error());
+			String expectedKind = ErrorKinds.ofStock(expected.error());
+			String actualKind = ErrorKinds.of(actual.error());
 			// A broken body can be both too large and malformed, and the readers see it at
 			// different points: stock holds back the last buffer of a part, Fastpath only
 			// the bytes that may start a delimiter (as in SlicingPartReaderDifferentialTests)
@@ -160,16 +158,6 @@ class SlicingPartEventReaderDifferentialTests {
 			assertThat(actual.error()).as(described).isNull();
 			assertThat(actual.parts()).as(described).isEqualTo(expected.parts());
 		}
-	}
-
-	private static String kind(@Nullable Throwable error) {
-		if (error instanceof DecodingException) {
-			return "malformed";
-		}
-		if (error instanceof DataBufferLimitException) {
-			return "too large";
-		}
-		return String.valueOf(error);
 	}
 
 	/**

@@ -188,8 +188,18 @@ class SlicingPartEventReaderTests {
 			Hooks.resetOnErrorDropped();
 		}
 		assertThat(dropped).as("errors Fastpath dropped").isEmpty();
-		assertThat(actual).as(description).isNotNull().isInstanceOf(expected.getClass())
-			.hasMessage(expected.getMessage());
+		if (ErrorKinds.isUnparseablePartHeader(expected)) {
+			// a departure (ErrorKinds): a malformed body, caused by the parser's error
+			assertThat(actual).as(description).isInstanceOf(DecodingException.class)
+				.hasMessage("A part header cannot be parsed: " + expected.getMessage())
+				.cause()
+				.isInstanceOf(expected.getClass())
+				.hasMessage(expected.getMessage());
+		}
+		else {
+			assertThat(actual).as(description).isNotNull().isInstanceOf(expected.getClass())
+				.hasMessage(expected.getMessage());
+		}
 		factory.assertNoLeaks();
 	}
 

@@ -31,11 +31,9 @@ import reactor.core.publisher.Hooks;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.ResolvableType;
-import org.springframework.core.codec.DecodingException;
 import org.springframework.core.SpringVersion;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
@@ -295,8 +293,8 @@ class SlicingPartReaderDifferentialTests {
 		if (expected.error() != null) {
 			assertThat(actual.error()).as(described + "\nstock failed with " + expected.error() + ", Fastpath read "
 					+ actual.parts()).isNotNull();
-			String expectedKind = kind(expected.error());
-			String actualKind = kind(actual.error());
+			String expectedKind = ErrorKinds.ofStock(expected.error());
+			String actualKind = ErrorKinds.of(actual.error());
 			if (broken && !expectedKind.equals(actualKind)
 					&& Set.of("malformed", "too large").containsAll(List.of(expectedKind, actualKind))) {
 				// A broken body can be both: stock holds back the last buffer of a part until
@@ -315,16 +313,6 @@ class SlicingPartReaderDifferentialTests {
 			assertThat(actual.parts()).as(described).isEqualTo(expected.parts());
 		}
 		assertThat(files(this.fastpathFiles)).as(described + "\nFastpath's files left").isEmpty();
-	}
-
-	private static String kind(@Nullable Throwable error) {
-		if (error instanceof DecodingException) {
-			return "malformed";
-		}
-		if (error instanceof DataBufferLimitException) {
-			return "too large";
-		}
-		return String.valueOf(error);
 	}
 
 	static Outcome read(HttpMessageReader<Part> reader, DataBufferFactory factory, String boundary,

@@ -6,6 +6,7 @@ import java.util.Arrays;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.codec.DecodingException;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -128,7 +129,7 @@ public final class PartHeaders {
 	 * end fails as the broken body, not as the disposition (found by the multipart fuzz in
 	 * its long mode).
 	 * @return the disposition, empty if there is none
-	 * @throws IllegalArgumentException if it is malformed
+	 * @throws DecodingException if it is malformed ({@link #unparseable})
 	 */
 	public ContentDisposition disposition() {
 		ContentDisposition parsed = this.disposition;
@@ -138,8 +139,13 @@ public final class PartHeaders {
 			}
 			else {
 				String disposition = first(HttpHeaders.CONTENT_DISPOSITION);
-				parsed = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
-						: ContentDisposition.empty();
+				try {
+					parsed = StringUtils.hasText(disposition) ? ContentDisposition.parse(disposition)
+							: ContentDisposition.empty();
+				}
+				catch (IllegalArgumentException ex) {
+					throw unparseable(ex);
+				}
 			}
 			this.disposition = parsed;
 		}
@@ -150,7 +156,7 @@ public final class PartHeaders {
 	 * Return the filename of the {@code Content-Disposition}, as {@link #disposition()}
 	 * gives it.
 	 * @return the filename, or {@code null} if it has none
-	 * @throws IllegalArgumentException if the disposition is malformed
+	 * @throws DecodingException if the disposition is malformed
 	 */
 	public @Nullable String filename() {
 		return (this.fieldName != null) ? null : disposition().getFilename();
@@ -159,7 +165,7 @@ public final class PartHeaders {
 	/**
 	 * Return whether the part has a name, which {@link #name()} would give.
 	 * @return whether it has a name
-	 * @throws IllegalArgumentException if the disposition is malformed
+	 * @throws DecodingException if the disposition is malformed
 	 */
 	public boolean hasName() {
 		return this.fieldName != null || disposition().getName() != null;
@@ -169,6 +175,7 @@ public final class PartHeaders {
 	 * Return the part's name, as Spring's parts give it.
 	 * @return the name of the {@code Content-Disposition}
 	 * @throws IllegalStateException if it has none
+	 * @throws DecodingException if the disposition is malformed
 	 */
 	public String name() {
 		String name = (this.fieldName != null) ? this.fieldName : disposition().getName();
@@ -183,15 +190,34 @@ public final class PartHeaders {
 	 * limit of parts fails as too many parts and a part whose type and disposition are
 	 * both malformed fails on its type (both found by the multipart fuzz in its long mode).
 	 * @return the media type, or {@code null} if there is none
-	 * @throws org.springframework.http.InvalidMediaTypeException if it is malformed
+	 * @throws DecodingException if it is malformed ({@link #unparseable})
 	 */
 	public @Nullable MediaType contentType() {
 		if (!this.contentTypeParsed) {
 			String contentType = first(HttpHeaders.CONTENT_TYPE);
-			this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
+			try {
+				this.contentType = StringUtils.hasLength(contentType) ? MediaType.parseMediaType(contentType) : null;
+			}
+			catch (IllegalArgumentException ex) {
+				throw unparseable(ex);
+			}
 			this.contentTypeParsed = true;
 		}
 		return this.contentType;
+	}
+
+	/**
+	 * Return the error of a part header that cannot be parsed: a malformed request, failed
+	 * as readers fail any malformed body, with a {@link DecodingException} (which
+	 * WebFlux's argument resolvers and Fastpath's form reading answer 400). Spring's part
+	 * readers fail with the parser's {@code IllegalArgumentException}
+	 * ({@code InvalidMediaTypeException} for the type, which checks its charset too),
+	 * which a server answers 500.
+	 * @param ex the parser's error
+	 * @return the error to fail the read with
+	 */
+	public static DecodingException unparseable(IllegalArgumentException ex) {
+		return new DecodingException("A part header cannot be parsed: " + ex.getMessage(), ex);
 	}
 
 	/**

@@ -7,15 +7,20 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.core.codec.DecodingException;
 import org.springframework.http.ContentDisposition;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -85,7 +90,9 @@ class PartHeadersTests {
 			expected = ContentDisposition.parse(decodedValue);
 		}
 		catch (IllegalArgumentException ex) {
-			assertThatIllegalArgumentException().isThrownBy(headers::disposition);
+			assertThatExceptionOfType(DecodingException.class).isThrownBy(headers::disposition)
+				.withMessage("A part header cannot be parsed: " + ex.getMessage())
+				.withCauseInstanceOf(IllegalArgumentException.class);
 			return;
 		}
 		assertThat(headers.disposition()).isEqualTo(expected);
@@ -145,12 +152,30 @@ class PartHeadersTests {
 	}
 
 	@Test
-	void failsWhereParseFailsOnceTheDispositionIsRead() {
+	void aDispositionThatParseRejectsIsMalformedOnceRead() {
 		assertThatIllegalArgumentException().isThrownBy(() -> ContentDisposition.parse("form-data; name"));
 		// read when asked for, as stock reads it: the headers themselves are read
 		PartHeaders headers = new PartHeaders("\r\nContent-Disposition: form-data; name\r\n\r\n");
-		assertThatIllegalArgumentException().isThrownBy(headers::disposition);
-		assertThatIllegalArgumentException().isThrownBy(headers::name);
+		assertThat(headers.headers().getFirst("Content-Disposition")).isEqualTo("form-data; name");
+		for (ThrowingCallable read : List.<ThrowingCallable>of(headers::disposition, headers::name, headers::hasName,
+				headers::filename)) {
+			assertThatExceptionOfType(DecodingException.class).isThrownBy(read)
+				.withMessage("A part header cannot be parsed: Invalid content disposition format")
+				.withCauseExactlyInstanceOf(IllegalArgumentException.class);
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "text/", "text/plain; charset=no-such-charset", ": text/plain", "text/plain;;=" })
+	void aTypeThatParseRejectsIsMalformedOnceRead(String type) {
+		assertThatExceptionOfType(InvalidMediaTypeException.class).isThrownBy(() -> MediaType.parseMediaType(type));
+		PartHeaders headers = new PartHeaders(
+				"\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: " + type + "\r\n\r\n");
+		assertThat(headers.headers().getFirst("Content-Type")).isEqualTo(type);
+		assertThat(headers.name()).isEqualTo("f");
+		assertThatExceptionOfType(DecodingException.class).isThrownBy(headers::contentType)
+			.withMessageStartingWith("A part header cannot be parsed: Invalid mime type \"" + type + "\"")
+			.withCauseExactlyInstanceOf(InvalidMediaTypeException.class);
 	}
 
 	/** Text that counts the chars read from it. */

@@ -1,6 +1,8 @@
 package io.fastpath.json.write;
 
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -104,18 +106,30 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 			// a hook, Reactor discards what is left of a source it knows to be finite (a
 			// collection, a sized stream) by iterating it on cancel, making every value not
 			// yet made, where without one it only drops the iterator.
-			return Mono.deferContextual((context) -> Flux.<DataBuffer>from(batches)
-				.contextWrite((withHook) -> Context.of(context))
-				.switchOnFirst((first, all) -> {
-					DataBuffer batch = first.get();
-					if (batch != null && body.isOneBatch()) {
-						this.delegate.getHeaders().setContentLength(batch.readableByteCount());
-						return this.delegate.writeWith(all.singleOrEmpty());
-					}
-					return this.delegate.writeWith(all);
-				})
-				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
-				.then());
+			return Mono.deferContextual((context) -> {
+				AtomicBoolean cancelled = new AtomicBoolean();
+				return Flux.<DataBuffer>from(batches)
+					.contextWrite((withHook) -> Context.of(context))
+					.switchOnFirst((first, all) -> {
+						DataBuffer batch = first.get();
+						Mono<Void> write;
+						if (batch != null && body.isOneBatch()) {
+							this.delegate.getHeaders().setContentLength(batch.readableByteCount());
+							write = this.delegate.writeWith(all.singleOrEmpty());
+						}
+						else {
+							write = this.delegate.writeWith(all);
+						}
+						// Cancelled as the first batch arrived, switchOnFirst fails the batches
+						// it hands the transport with a CancellationException of its own, and
+						// drops the write's failure that follows, which Reactor logs as an
+						// error: that failure is only the cancellation, and no one waits for it
+						return write.onErrorComplete((ex) -> ex instanceof CancellationException && cancelled.get());
+					})
+					.doOnCancel(() -> cancelled.set(true))
+					.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+					.then();
+			});
 		}
 
 		@Override

@@ -11,6 +11,7 @@ import org.springframework.core.ResolvableType;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
 
 import io.fastpath.multipart.scan.PartHeaders;
@@ -74,19 +75,23 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 				else {
 					sink.next(part);
 				}
-			}).onErrorMap(this::malformedPartHeader).onErrorMap(MultipartReaders::translateError);
+			}).onErrorMap(this::asMalformedPartHeader).onErrorMap(MultipartReaders::translateError);
 		});
 	}
 
 	/**
-	 * Spring's part reader parses each part's {@code Content-Type} and
-	 * {@code Content-Disposition} as the part starts, and fails with the parser's
-	 * {@code IllegalArgumentException} when one is malformed: the request's fault, failed
-	 * here as Fastpath's part reader fails it ({@link PartHeaders#unparseable}). Errors of
-	 * Fastpath's part reader are left as they are: it raises no such exception for input.
+	 * Spring's part reader parses each part's {@code Content-Type}, and its
+	 * {@code Content-Disposition} when it asks whether the part is a form field or when the
+	 * part completes, and fails with the parser's {@code IllegalArgumentException}
+	 * ({@code InvalidMediaTypeException} for the type) when one is malformed: the
+	 * request's fault, failed here as Fastpath's part reader fails it
+	 * ({@link PartHeaders#unparseable}). Only for that reader, exactly that class, whose
+	 * only such exceptions are the parser's; another reader's, Fastpath's included, are
+	 * left as they are.
 	 */
-	private Throwable malformedPartHeader(Throwable error) {
-		return (error instanceof IllegalArgumentException unparseable && !(this.parts instanceof SlicingPartReader))
+	private Throwable asMalformedPartHeader(Throwable error) {
+		return (error instanceof IllegalArgumentException unparseable
+				&& this.parts.getClass() == DefaultPartHttpMessageReader.class)
 				? PartHeaders.unparseable(unparseable) : error;
 	}
 

@@ -25,7 +25,6 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
@@ -169,6 +168,11 @@ class SlicingPartEventReaderTests {
 					Arguments.of(buffers, "a typed part's malformed disposition", DEFAULTS, malformedDisposition)));
 	}
 
+	/**
+	 * Each failure as stock's: the same exception and message, but for a part header
+	 * stock's parser rejects, which fails as a malformed body caused by the parser's
+	 * exception (a departure: see {@link ErrorKinds}).
+	 */
 	@ParameterizedTest(name = "{1} on {0} buffers")
 	@MethodSource("failures")
 	void failsAsStockDoesAndReleasesEveryBufferOnce(String buffers, String description, PartEventSettings settings,

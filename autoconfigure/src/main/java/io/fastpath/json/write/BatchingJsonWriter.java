@@ -123,9 +123,12 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 						// Cancelled as the first batch arrived, switchOnFirst fails the batches
 						// it hands the transport with a CancellationException of its own, and
 						// drops the write's failure that follows, which Reactor logs as an
-						// error: that failure is only the cancellation, and no one waits for it
+						// error: that failure is only the cancellation, and no one waits for it.
+						// A CancellationException of a write not cancelled is its failure.
 						return write.onErrorComplete((ex) -> ex instanceof CancellationException && cancelled.get());
 					})
+					// after switchOnFirst: the flag is set before the cancel reaches it, and
+					// so before its CancellationException can
 					.doOnCancel(() -> cancelled.set(true))
 					.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 					.then();

@@ -51,6 +51,8 @@ public final class MultipartScanner {
 		/**
 		 * A part starts.
 		 * @param headers its headers
+		 * @throws RuntimeException if the part is refused: one too many, or malformed (a
+		 * {@code DecodingException} for a header that cannot be parsed)
 		 */
 		void headers(PartHeaders headers);
 
@@ -225,7 +227,8 @@ public final class MultipartScanner {
 	/**
 	 * Read the next buffer of the body.
 	 * @param buffer the buffer, owned by the scanner from now on, also when it throws
-	 * @throws DecodingException if the part headers are not terminated within the limit
+	 * @throws DecodingException if the part headers are not terminated within the limit,
+	 * or {@link Parts} refuses a part as malformed
 	 * @throws DataBufferLimitException if a part's headers are over the limit, or
 	 * {@link Parts} refuses content
 	 */

@@ -29,6 +29,17 @@ class OnNettyIntegrationTests {
 
 	}
 
+	/**
+	 * The form suite with Spring's part reader under Fastpath's map of parts and form
+	 * arguments ({@code fastpath.form.multipart.enabled=false}): a reader above the
+	 * server, so one server is enough; the suite runs on all three with Fastpath's.
+	 */
+	@Nested
+	@TestPropertySource(properties = "fastpath.form.multipart.enabled=false")
+	class FormOnSpringsPartReader extends FormIntegrationTests {
+
+	}
+
 	@Nested
 	class FormArgumentsOnStock extends FormArgumentsOnStockIntegrationTests {
 

@@ -303,25 +303,11 @@ class MultipartDataReaderDifferentialTests {
 			"Spring's, netty, field", "Fastpath's, heap, file", "Fastpath's, netty, file", "Spring's, heap, file",
 			"Spring's, netty, file" })
 	void aPartWithoutANameIsAMalformedForm(String partReader, String buffers, String nameless) {
-		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
 		String namelessPart = nameless.equals("file")
 				? "Content-Disposition: form-data; filename=\"n.txt\"\r\n\r\n" + "n".repeat(300 * 1024)
 				: "Content-Disposition: form-data\r\n\r\nnameless";
-		String body = "--b0und\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
-				+ "x".repeat(300 * 1024) + "\r\n--b0und\r\n" + namelessPart + "\r\n"
-				+ "--b0und\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\ny\r\n--b0und--\r\n";
-		HttpMessageReader<Part> parts = partReader.equals("Spring's")
-				? Limits.DEFAULT.stockInOrder(this.fastpathFiles) : Limits.DEFAULT.fastpath(this.fastpathFiles);
-		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		Outcome outcome = read(dataReader(parts, 10), factory, "b0und", bytes,
-				List.of(100, 200_000, bytes.length - 100));
-		assertThat(outcome.error()).isInstanceOfSatisfying(ServerWebInputException.class, (error) -> {
-			assertThat(error.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-			assertThat(error.getReason())
-				.isEqualTo("Malformed multipart form: A part has no name in its Content-Disposition");
-		});
-		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).as("files left").isEmpty();
-		factory.assertNoLeaks();
+		assertMalformedFormFreesEverything(partReader, buffers, namelessPart,
+				"Malformed multipart form: A part has no name in its Content-Disposition");
 	}
 
 	/**
@@ -339,24 +325,35 @@ class MultipartDataReaderDifferentialTests {
 			"Spring's | heap | Content-Disposition: form-data; name",
 			"Spring's | netty | Content-Disposition: form-data; name" })
 	void aPartHeaderThatCannotBeParsedIsAMalformedForm(String partReader, String buffers, String header) {
-		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
 		String headers = header.startsWith("Content-Type")
 				? "Content-Disposition: form-data; name=\"f\"\r\n" + header : header;
+		String parserMessage = header.startsWith("Content-Type")
+				? "Invalid mime type \"" + header.substring("Content-Type: ".length()) + "\""
+				: "Invalid content disposition format";
+		assertMalformedFormFreesEverything(partReader, buffers, headers + "\r\n\r\nvalue",
+				"Malformed multipart form: A part header cannot be parsed: " + parserMessage);
+	}
+
+	/**
+	 * Read a form of a file part too large for memory (spooled to a file), the given
+	 * malformed part, and a field, in four buffers: the read must fail with a 400 whose
+	 * reason starts as given, every part freed and every file deleted.
+	 */
+	private void assertMalformedFormFreesEverything(String partReader, String buffers, String malformedPart,
+			String reason) {
+
+		LeakTrackingDataBufferFactory factory = SlicingPartReaderDifferentialTests.factory(buffers);
 		String body = "--b0und\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
-				+ "x".repeat(300 * 1024) + "\r\n--b0und\r\n" + headers + "\r\n\r\nvalue\r\n"
-				+ "--b0und\r\nContent-Disposition: form-data; name=\"g\"\r\n\r\ny\r\n--b0und--\r\n";
+				+ "x".repeat(300 * 1024) + "\r\n--b0und\r\n" + malformedPart + "\r\n"
+				+ "--b0und\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\ny\r\n--b0und--\r\n";
 		HttpMessageReader<Part> parts = partReader.equals("Spring's")
 				? Limits.DEFAULT.stockInOrder(this.fastpathFiles) : Limits.DEFAULT.fastpath(this.fastpathFiles);
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
 		Outcome outcome = read(dataReader(parts, 10), factory, "b0und", bytes,
 				List.of(100, 200_000, bytes.length - 100));
-		String parserMessage = header.startsWith("Content-Type")
-				? "Invalid mime type \"" + header.substring("Content-Type: ".length()) + "\""
-				: "Invalid content disposition format";
 		assertThat(outcome.error()).isInstanceOfSatisfying(ServerWebInputException.class, (error) -> {
 			assertThat(error.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-			assertThat(error.getReason())
-				.startsWith("Malformed multipart form: A part header cannot be parsed: " + parserMessage);
+			assertThat(error.getReason()).startsWith(reason);
 		});
 		assertThat(SlicingPartReaderDifferentialTests.files(this.fastpathFiles)).as("files left").isEmpty();
 		factory.assertNoLeaks();

@@ -118,6 +118,15 @@ public abstract class BufferBytes {
 	abstract void forEachByte(int from, int to, DataBuffer.ByteProcessor processor);
 
 	/**
+	 * Return where a byte first stands in a range.
+	 * @param value the byte
+	 * @param from the first byte of the range, from the read position
+	 * @param to the end of the range, exclusive
+	 * @return its index from the read position, or {@code to} if the range has none
+	 */
+	abstract int indexOf(byte value, int from, int to);
+
+	/**
 	 * The loop of {@link #forEachByte} over a buffer's memory, for heap and Netty buffers
 	 * alike: its call of the processor sees the scanner's alone (see {@link Netty}).
 	 * @param bytes the memory
@@ -162,6 +171,18 @@ public abstract class BufferBytes {
 		@Override
 		void forEachByte(int from, int to, DataBuffer.ByteProcessor processor) {
 			forEachByte(this.buffer, this.base + from, this.base + to, processor);
+		}
+
+		@Override
+		int indexOf(byte value, int from, int to) {
+			ByteBuffer bytes = this.buffer;
+			int end = this.base + to;
+			for (int index = this.base + from; index < end; index++) {
+				if (bytes.get(index) == value) {
+					return index - this.base;
+				}
+			}
+			return to;
 		}
 
 	}
@@ -234,6 +255,13 @@ public abstract class BufferBytes {
 			ByteBuffer view = bytes.internalNioBuffer(this.base + from, to - from);
 			int start = view.position();
 			forEachByte(view, start, start + (to - from), processor);
+		}
+
+		/** Netty's search, which reads eight bytes at a time where the buffer allows. */
+		@Override
+		int indexOf(byte value, int from, int to) {
+			int found = nativeBuffer().indexOf(this.base + from, this.base + to, value);
+			return (found < 0) ? to : found - this.base;
 		}
 
 		private ByteBuf nativeBuffer() {

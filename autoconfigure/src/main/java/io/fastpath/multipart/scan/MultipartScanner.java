@@ -29,15 +29,16 @@ import org.springframework.util.Assert;
  * (a periodic boundary over content of its period, {@code aaaa…} under a boundary of
  * {@code aaaa…}), so it counts the bytes it compares: once they are more than the bytes
  * it has moved over and a delimiter's length, it goes on with a Knuth–Morris–Pratt search
- * from where it is, which reads each byte once, until the delimiter is found; the count
- * is carried from buffer to buffer, so the budget is the search's, not each buffer's,
- * whatever sizes the buffers come in. The bytes at the end of a buffer that may
- * start a delimiter are found, and a delimiter begun in one buffer is carried into the
- * next, the Knuth–Morris–Pratt way too: the bytes held are always the start of the
- * delimiter, so what is carried is how many of its bytes matched, never a copy. The scan
- * of a body reads each of its bytes a constant number of times, plus at most a few
- * delimiter lengths per buffer and per part, whatever the body, and a part's headers
- * twice at most (to find their end, and to copy them).
+ * from where it is, which reads each byte once (a read that starts with nothing of the
+ * delimiter matched skips to its first byte with the buffer's own search), until the
+ * delimiter is found; the count is carried from buffer to buffer, so the budget is the
+ * search's, not each buffer's, whatever sizes the buffers come in. The bytes at the end
+ * of a buffer that may start a delimiter are found, and a delimiter begun in one buffer
+ * is carried into the next, the Knuth–Morris–Pratt way too: the bytes held are always the
+ * start of the delimiter, so what is carried is how many of its bytes matched, never a
+ * copy. The scan of a body reads each of its bytes a constant number of times, plus at
+ * most a few delimiter lengths per buffer and per part, whatever the body, and a part's
+ * headers twice at most (to find their end, and to copy them).
  * <p>Not thread-safe: its owner feeds it one buffer at a time. Public for the readers of
  * {@code io.fastpath.multipart}, not an API for applications.
  *
@@ -715,16 +716,30 @@ public final class MultipartScanner {
 		 * {@code matched} bytes of the delimiter matched before {@code at}: until the
 		 * delimiter is whole, or where it may start reaches {@code until}, or the bytes end
 		 * at {@code to}. The bytes are fed to this delimiter as a processor, in the buffer's
-		 * own loop: nothing allocated, no check per byte.
+		 * own loop: nothing allocated, no check per byte. With nothing matched, the bytes
+		 * up to the delimiter's first byte cannot start it: the buffer's search skips them
+		 * (the byte it finds is read again, as the read's first).
 		 * @return where the delimiter may start then: a whole delimiter, the start of the
 		 * bytes up to {@code to} that may start one, or {@code to}
 		 */
 		private int match(BufferBytes buffer, int at, int to, int matched, int until) {
+			int start = at;
+			int end = Math.min(to, until);
+			if (matched == 0 && at < end) {
+				// nothing matched: the delimiter may start at its first byte only, found by
+				// the buffer's own search (Netty's reads a word at a time), not byte by byte
+				start = buffer.indexOf(this.bytes[this.from], at, end);
+				if (start == end) {
+					this.matched = 0;
+					this.position = end;
+					return end;
+				}
+			}
 			this.matched = matched;
-			this.position = at;
+			this.position = start;
 			this.until = until;
-			if (matched < length() && at < to && at - matched < until) {
-				buffer.forEachByte(at, to, this);
+			if (matched < length() && start < to && start - matched < until) {
+				buffer.forEachByte(start, to, this);
 			}
 			return this.position - this.matched;
 		}

@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The bytes a buffer hands a processor, from its read position, in order, until the
- * processor stops: whichever loop reads them (the one over a heap buffer's or a Netty
- * buffer's single memory region, Netty's over others), against the bytes the buffer was
- * filled with.
+ * processor stops, and where a byte first stands: whichever loop reads them (the one over
+ * a heap buffer's or a Netty buffer's single memory region, Netty's over others), against
+ * the bytes the buffer was filled with.
  */
 @ExtendWith(TestSeed.class)
 class BufferBytesTests {
@@ -63,6 +63,47 @@ class BufferBytesTests {
 				assertThat(seen.toByteArray()).as("round %d: bytes %d to %d, stopping after %d", round, from, to,
 						stopAfter)
 					.isEqualTo(Arrays.copyOfRange(bytes, readPosition + from, readPosition + end));
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "Spring heap", "Netty pooled direct", "Netty unpooled direct", "Netty pooled heap",
+			"Netty unpooled heap", "Netty slice of pooled direct", "Netty composite of two direct",
+			"Netty without a NIO view" })
+	void aByteIsFoundWhereItFirstStandsInTheRange(String kind) {
+		Random random = TestSeed.random("bufferBytesIndexOf" + kind);
+		Function<byte[], DataBuffer> buffers = buffers(kind);
+		BufferBytes.Nio nio = new BufferBytes.Nio();
+		BufferBytes netty = BufferBytes.netty();
+		for (int round = 0; round < 500; round++) {
+			// few distinct bytes, so that a range has the one looked for often, or not at all
+			byte[] bytes = new byte[random.nextInt(1, 3000)];
+			int distinct = 1 + random.nextInt(64);
+			for (int i = 0; i < bytes.length; i++) {
+				bytes[i] = (byte) random.nextInt(distinct);
+			}
+			byte value = (byte) random.nextInt(distinct + 1);
+			DataBuffer buffer = buffers.apply(bytes);
+			try {
+				int readPosition = random.nextInt(bytes.length);
+				buffer.readPosition(readPosition);
+				int readable = bytes.length - readPosition;
+				int from = random.nextInt(readable + 1);
+				int to = from + random.nextInt(readable - from + 1);
+				int expected = to;
+				for (int i = from; i < to; i++) {
+					if (bytes[readPosition + i] == value) {
+						expected = i;
+						break;
+					}
+				}
+				assertThat(BufferBytes.of(buffer, nio, netty).indexOf(value, from, to))
+					.as("round %d: %d in bytes %d to %d from %d", round, value, from, to, readPosition)
+					.isEqualTo(expected);
 			}
 			finally {
 				DataBufferUtils.release(buffer);

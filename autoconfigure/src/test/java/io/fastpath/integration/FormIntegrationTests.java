@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
@@ -14,11 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Hooks;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -378,30 +381,45 @@ abstract class FormIntegrationTests extends RealServerTests {
 			assertThat(response.getStatusCode()).as(uri).isEqualTo(HttpStatus.BAD_REQUEST);
 			assertThat(response.getBody()).as(uri).contains("Malformed multipart form: A part header cannot be parsed: ");
 		}
-		// a body read as @RequestBody Flux<PartEvent>: by Fastpath's event reader, which
-		// WebFlux answers with its own reason, or with the switch off by stock's, a 500
-		ResponseEntity<String> events = postRaw("/multipart/events", "multipart/form-data; boundary=x", body);
+		// a body read as @RequestBody Flux<PartEvent>, by Fastpath's event reader, which
+		// WebFlux answers with its own reason (with the switch off it is stock's reader, a 500)
 		if (this.fastpathPartReaders) {
+			ResponseEntity<String> events = postRaw("/multipart/events", "multipart/form-data; boundary=x", body);
 			assertThat(events.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 			assertThat(events.getBody()).contains("Failed to read HTTP message");
-		}
-		else {
-			assertThat(events.getStatusCode()).isEqualTo(HttpStatus.INTERNAL_SERVER_ERROR);
 		}
 	}
 
 	@Test
 	void truncatedMultipartFormIsABadRequest() {
 		assumeMultipartParserReleasesTruncatedBodies();
-		ResponseEntity<String> response = postRaw("/form/fields", "multipart/form-data; boundary=x",
-				"--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n--x\r\n"
-						+ "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
-						+ "y".repeat(3000));
-		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		if (!"Jetty".equals(server())) {
-			// Jetty (12.1.10, Boot 4.0) may answer the truncated request with a 400 of its own
-			// before the application sees the end of the body; elsewhere it is Spring's.
-			assertThat(response.getBody()).contains("Could not find end of body");
+		// Spring's parser drops a second error of the body, on Reactor Netty at times after
+		// the answer: with its part reader, awaited, collected and checked, not logged
+		List<Throwable> dropped = new CopyOnWriteArrayList<>();
+		Hooks.onErrorDropped(dropped::add);
+		try {
+			ResponseEntity<String> response = postRaw("/form/fields", "multipart/form-data; boundary=x",
+					"--x\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n--x\r\n"
+							+ "Content-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\n"
+							+ "y".repeat(3000));
+			assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+			if (!"Jetty".equals(server())) {
+				// Jetty (12.1.10, Boot 4.0) may answer the truncated request with a 400 of its
+				// own before the application sees the end of the body; elsewhere it is Spring's.
+				assertThat(response.getBody()).contains("Could not find end of body");
+			}
+			if (!this.fastpathPartReaders) {
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !dropped.isEmpty());
+			}
+		}
+		finally {
+			Hooks.resetOnErrorDropped();
+		}
+		if (this.fastpathPartReaders) {
+			assertThat(dropped).as("errors Fastpath's part reader dropped").isEmpty();
+		}
+		else {
+			assertThat(dropped).as("errors Spring's parser dropped").singleElement().isInstanceOf(DecodingException.class);
 		}
 		assertThatPartFilesAreDeleted();
 	}

@@ -33,13 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The work of {@link MultipartScanner} over bodies made to be read over and over
  * ({@link Hostility}), counted as the bytes it reads from the body's buffers: Netty
  * buffers that count every byte read from them ({@link CountingBuffer}), which the
- * scanner reads through {@code ByteBuf.getByte} and {@code getBytes}, and through Netty's
- * loop where they offer no NIO view. Reactor Netty's buffers are read through their
- * {@code ByteBuffer} view, which cannot be counted, in a loop that hands the processor
- * each byte of the range it is given once, until it stops ({@code BufferBytesTests}); the
- * search calls it over the same ranges, and so does the same work, over either. Each
- * shape is scanned at several sizes and boundary lengths, whole and cut into buffers four
- * ways ({@link Split}), and must take at most
+ * scanner reads through {@code ByteBuf.getByte}, {@code getBytes} and {@code indexOf} (a
+ * word at a time, counted as eight bytes), and through Netty's loop where they offer no
+ * NIO view. Reactor Netty's buffers are read through their {@code ByteBuffer} view, which
+ * cannot be counted, in a loop that hands the processor each byte of the range it is
+ * given once, until it stops ({@code BufferBytesTests}); the search calls it over the
+ * same ranges, and so does the same work, over either. Each shape is scanned at several
+ * sizes and boundary lengths, whole and cut into buffers four ways ({@link Split}), and
+ * must take at most
  * <pre>2 × the body's bytes + 3 × the delimiter's length × (buffers + parts + 1)</pre>
  * reads, {@code m} being the delimiter's length: a search reads at most twice the bytes
  * it moves over and {@code 2m} (it compares up to the bytes it moved over and {@code m},

@@ -29,16 +29,17 @@ import org.springframework.util.Assert;
  * (a periodic boundary over content of its period, {@code aaaa…} under a boundary of
  * {@code aaaa…}), so it counts the bytes it compares: once they are more than the bytes
  * it has moved over and a delimiter's length, it goes on with a Knuth–Morris–Pratt search
- * from where it is, which reads each byte once (a read that starts with nothing of the
- * delimiter matched skips to its first byte with the buffer's own search), until the
- * delimiter is found; the count is carried from buffer to buffer, so the budget is the
- * search's, not each buffer's, whatever sizes the buffers come in. The bytes at the end
- * of a buffer that may start a delimiter are found, and a delimiter begun in one buffer
- * is carried into the next, the Knuth–Morris–Pratt way too: the bytes held are always the
- * start of the delimiter, so what is carried is how many of its bytes matched, never a
- * copy. The scan of a body reads each of its bytes a constant number of times, plus at
- * most a few delimiter lengths per buffer and per part, whatever the body, and a part's
- * headers twice at most (to find their end, and to copy them).
+ * from where it is, which reads each byte once (a read of a buffer that starts with
+ * nothing of the delimiter matched skips to its first byte with a search of its own,
+ * Netty's for Netty buffers, which may read a word past it), until the delimiter is
+ * found; the count is carried from buffer to buffer, so the budget is the search's, not
+ * each buffer's, whatever sizes the buffers come in. The bytes at the end of a buffer
+ * that may start a delimiter are found, and a delimiter begun in one buffer is carried
+ * into the next, the Knuth–Morris–Pratt way too: the bytes held are always the start of
+ * the delimiter, so what is carried is how many of its bytes matched, never a copy. The
+ * scan of a body reads each of its bytes a constant number of times, plus at most a few
+ * delimiter lengths per buffer and per part, whatever the body, and a part's headers
+ * twice at most (to find their end, and to copy them).
  * <p>Not thread-safe: its owner feeds it one buffer at a time. Public for the readers of
  * {@code io.fastpath.multipart}, not an API for applications.
  *
@@ -648,16 +649,17 @@ public final class MultipartScanner {
 		 * {@code to}, a delimiter's length at most, are the delimiter's first bytes. That is
 		 * a whole delimiter if there is room for one before {@code to}, else the tail of the
 		 * bytes that may start one; {@code to} if there is neither.
-		 * <p>Boyer–Moore–Horspool, counting the bytes it compares behind each last byte: once
-		 * they are more than the bytes it moved over and a delimiter's length, the bytes are
-		 * made to match much of the delimiter at every index (a periodic boundary over its
-		 * period), and it goes on the Knuth–Morris–Pratt way from the next index, each byte
-		 * read once, in this buffer and the next ones until {@link #found()}. The count is
-		 * carried from buffer to buffer, so a search reads at most twice the bytes it moves
-		 * over, and two delimiter lengths, before either finds a delimiter or reaches a
-		 * buffer's tail, which it reads the Knuth–Morris–Pratt way: the shifts it skipped
-		 * indexes by are safe for a tail too, each skipped index fails at a byte before
-		 * {@code to}.
+		 * <p>Boyer–Moore–Horspool, counting the bytes it compares behind each last byte:
+		 * once they are more than the bytes it moved over and a delimiter's length, the
+		 * bytes are made to match much of the delimiter at every index (a periodic
+		 * boundary over its period), and it goes on the Knuth–Morris–Pratt way from the
+		 * next index, each byte read once (but a word at each read's start,
+		 * {@link #match}), in this buffer and the next ones until {@link #found()}. The
+		 * count is carried from buffer to buffer, so a search reads at most twice the
+		 * bytes it moves over, and two delimiter lengths, before either finds a delimiter
+		 * or reaches a buffer's tail, which it reads the Knuth–Morris–Pratt way: the
+		 * shifts it skipped indexes by are safe for a tail too, each skipped index fails
+		 * at a byte before {@code to}.
 		 */
 		int firstIn(BufferBytes buffer, int from, int to) {
 			if (this.byteByByte) {
@@ -714,11 +716,14 @@ public final class MultipartScanner {
 		/**
 		 * Read the bytes from {@code at} the Knuth–Morris–Pratt way, each once, with
 		 * {@code matched} bytes of the delimiter matched before {@code at}: until the
-		 * delimiter is whole, or where it may start reaches {@code until}, or the bytes end
-		 * at {@code to}. The bytes are fed to this delimiter as a processor, in the buffer's
-		 * own loop: nothing allocated, no check per byte. With nothing matched, the bytes
-		 * up to the delimiter's first byte cannot start it: the buffer's search skips them
-		 * (the byte it finds is read again, as the read's first).
+		 * delimiter is whole, or where it may start reaches {@code until}, or the bytes
+		 * end at {@code to}. The bytes are fed to this delimiter as a processor, in the
+		 * buffer's own loop: nothing allocated, no check per byte. With nothing matched,
+		 * the bytes up to the delimiter's first byte cannot start it:
+		 * {@link BufferBytes#indexOf} skips them (Netty's search reads a word at a time,
+		 * so up to a word from the byte it finds on is read again). Only at the read's
+		 * start: a match that fails later goes on byte by byte, as stopping the read
+		 * there would cost a call for every short match in a body full of the first byte.
 		 * @return where the delimiter may start then: a whole delimiter, the start of the
 		 * bytes up to {@code to} that may start one, or {@code to}
 		 */

@@ -63,9 +63,11 @@ public class MultipartScanBenchmark {
 	 * The body: {@code upload}, the 4 MB file part; {@code hostile-1mb} and
 	 * {@code hostile-4mb}, that many bytes of {@code a} under a boundary of 4,000
 	 * {@code a}; {@code periodic-1mb}, 1 MB of {@code ab} under a boundary of 2,000
-	 * {@code ab}.
+	 * {@code ab}; {@code dashed-4mb}, {@code hostile-4mb} with a {@code -} (the first byte
+	 * of the first boundary) at every 64th byte, so that no buffer's search can skip far
+	 * to it.
 	 */
-	@Param({ "upload", "hostile-1mb", "hostile-4mb", "periodic-1mb" })
+	@Param({ "upload", "hostile-1mb", "hostile-4mb", "periodic-1mb", "dashed-4mb" })
 	public String body;
 
 	private final HttpMessageReader<PartEvent> stockReader = new PartEventHttpMessageReader();
@@ -102,6 +104,11 @@ public class MultipartScanBenchmark {
 				boundary = "a".repeat(4000);
 				bytes = "a".repeat(this.body.equals("hostile-1mb") ? 1024 * 1024 : 4 * 1024 * 1024)
 					.getBytes(StandardCharsets.US_ASCII);
+				this.expected = -1;
+			}
+			case "dashed-4mb" -> {
+				boundary = "a".repeat(4000);
+				bytes = ("a".repeat(63) + "-").repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
 				this.expected = -1;
 			}
 			case "periodic-1mb" -> {

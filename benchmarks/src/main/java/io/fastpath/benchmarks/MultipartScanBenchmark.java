@@ -31,8 +31,9 @@ import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 
 /**
- * The scan of a multipart body alone, in Netty pooled direct buffers of 8 KB as Reactor
- * Netty hands them ({@link BodyBuffers}), read as {@code Flux<PartEvent>} (no disk: the
+ * The scan of a multipart body alone, in buffers of 8 KB ({@link BodyBuffers}): Netty
+ * pooled direct ones as Reactor Netty hands them, or heap ones as Tomcat and Jetty's
+ * adapters do ({@link #factory}), read as {@code Flux<PartEvent>} (no disk: the
  * content events are the buffers' bytes), every event's content released. The bodies
  * ({@link #body}): {@code upload}, one 4 MB file part of seeded random bytes, where what
  * is left of the time is mostly the delimiter search over the file's bytes, which the HTTP
@@ -42,7 +43,8 @@ import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
  * them whole for the first boundary. By hand only, not in the suite:
  * {@code java -jar benchmarks/target/benchmarks.jar MultipartScanBenchmark -prof gc}; a
  * hostile body alone with {@code -p body=hostile-4mb} (in single shots, {@code -bm ss},
- * against a build whose search takes seconds over one).
+ * against a build whose search takes seconds over one), on one kind of buffer with
+ * {@code -p factory=heap}.
  */
 @State(Scope.Thread)
 @Warmup(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
@@ -69,6 +71,10 @@ public class MultipartScanBenchmark {
 	 */
 	@Param({ "upload", "hostile-1mb", "hostile-4mb", "periodic-1mb", "dashed-4mb" })
 	public String body;
+
+	/** The buffers the body arrives in, one of {@link BufferFactories}. */
+	@Param({ BufferFactories.NETTY_DIRECT, BufferFactories.HEAP })
+	public String factory;
 
 	private final HttpMessageReader<PartEvent> stockReader = new PartEventHttpMessageReader();
 
@@ -118,7 +124,7 @@ public class MultipartScanBenchmark {
 			}
 			default -> throw new IllegalArgumentException("Unknown body " + this.body);
 		}
-		this.buffers = BodyBuffers.of(BufferFactories.NETTY_DIRECT, bytes, bytes.length / BUFFER_SIZE);
+		this.buffers = BodyBuffers.of(this.factory, bytes, bytes.length / BUFFER_SIZE);
 		HttpHeaders headers = new HttpHeaders();
 		headers.setContentType(MediaType.parseMediaType("multipart/form-data; boundary=" + boundary));
 		this.request = new BenchmarkServerRequest(URI.create("http://localhost/upload"), headers);

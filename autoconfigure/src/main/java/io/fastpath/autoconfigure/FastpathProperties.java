@@ -1,7 +1,5 @@
 package io.fastpath.autoconfigure;
 
-import io.fastpath.json.write.JsonBatchEncoding;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -147,7 +145,9 @@ public class FastpathProperties {
 			 * may hold twice this (at most 128KB), so that such a body goes out whole,
 			 * with its length.
 			 */
-			private DataSize batchSize = DataSize.ofBytes(JsonBatchEncoding.DEFAULT_CAP);
+			// JsonBatchEncoding.DEFAULT_CAP as a literal the configuration processor can read
+			// into the metadata's default (FastpathAutoConfigurationTests holds them equal)
+			private DataSize batchSize = DataSize.ofKilobytes(64);
 
 			public boolean isEnabled() {
 				return this.enabled;

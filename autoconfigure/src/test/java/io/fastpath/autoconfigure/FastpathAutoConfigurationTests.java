@@ -169,6 +169,14 @@ class FastpathAutoConfigurationTests {
 	}
 
 	@Test
+	void serverFormReaderAllowsTheLibrarysDefaultNumberOfFieldsUnlessConfigured() {
+		this.webFluxRunner.run((context) -> assertThat(
+				LazyFormReaders.limits(context.getBean(ServerCodecConfigurer.class).getReaders()))
+			.singleElement()
+			.satisfies((limits) -> assertThat(limits.maxFields()).isEqualTo(LazyFormDecoding.DEFAULT_MAX_FIELDS)));
+	}
+
+	@Test
 	void serverFormReaderIsLazyWithTheConfiguredLimits() {
 		this.webFluxRunner
 			.withPropertyValues("fastpath.form.max-parameters=5", "spring.http.codecs.max-in-memory-size=1KB")

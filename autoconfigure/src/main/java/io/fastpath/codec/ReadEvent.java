@@ -65,16 +65,37 @@ public enum ReadEvent {
 	/** A form request body, parsed once and decoded lazily. */
 	FORM_REQUEST(Feature.FORM, "request", Outcome.FAST, null),
 
-	/** A form in a client response: left to the stock reader, whose exceptions clients expect. */
+	/**
+	 * A multipart form read into its map of parts ({@code getMultipartData()},
+	 * {@code @RequestPart}, form arguments) by Fastpath's part reader.
+	 */
+	FORM_MULTIPART(Feature.FORM, "multipart", Outcome.FAST, null),
+
+	/**
+	 * A multipart form read into its map of parts by Spring's part reader or the
+	 * application's ({@code fastpath.form.multipart.enabled=false}), its parts counted.
+	 */
+	FORM_MULTIPART_PART_READER(Feature.FORM, "multipart", Outcome.STOCK, "part-reader"),
+
+	/** A multipart body read as {@code Flux<PartEvent>} by Fastpath's reader. */
+	FORM_PART_EVENTS(Feature.FORM, "part-events", Outcome.FAST, null),
+
+	/**
+	 * A form or a multipart body in a client response: left to the stock reader, whose
+	 * exceptions clients expect.
+	 */
 	FORM_CLIENT_RESPONSE(Feature.FORM, "response", Outcome.STOCK, "client-response"),
 
-	/** A form body over {@code maxInMemorySize}: 413. */
+	/**
+	 * A form body over {@code maxInMemorySize}, or a multipart part or its headers over
+	 * their limit: 413.
+	 */
 	FORM_TOO_LARGE(Feature.FORM, null, Outcome.REJECTED, "too-large"),
 
-	/** A form with more fields than allowed: 413. */
+	/** A form with more fields than allowed, or a multipart body with more parts: 413. */
 	FORM_TOO_MANY_FIELDS(Feature.FORM, null, Outcome.REJECTED, "too-many-fields"),
 
-	/** A form with a malformed escape: 400. */
+	/** A form with a malformed escape, or a malformed multipart body: 400. */
 	FORM_MALFORMED(Feature.FORM, null, Outcome.REJECTED, "malformed");
 
 	private final Feature feature;

@@ -11,6 +11,7 @@ import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.util.Assert;
 
 import io.fastpath.codec.HttpMessageReaderDecorator;
+import io.fastpath.codec.ReadEvent;
 import io.fastpath.codec.ReadListener;
 import io.fastpath.multipart.MultipartReaders;
 
@@ -37,6 +38,8 @@ import io.fastpath.multipart.MultipartReaders;
  * reader ({@code Flux<Part>} arguments) stays stock. The replacements read server
  * requests only: a client's response (the decorator also decorates {@code WebClient}'s
  * readers) is read by the stock reader each replaced, with a client's errors and limits.
+ * The {@link ReadListener} is told of urlencoded and multipart forms and of part events
+ * alike: read, left to stock, or refused.
  *
  * @author Fastpath
  */
@@ -130,11 +133,18 @@ public final class LazyFormDecoding implements HttpMessageReaderDecorator {
 	}
 
 	private MultipartHttpMessageReader countingParts(MultipartHttpMessageReader stock) {
-		return MultipartReaders.countingParts(stock, this.maxFields, TooManyFormFieldsException::new, this.multipart);
+		return MultipartReaders.countingParts(stock, this.maxFields, this::tooManyFields, this.multipart,
+				this.listener);
+	}
+
+	/** The error of a multipart form past the limit, told as the urlencoded form's is. */
+	private TooManyFormFieldsException tooManyFields(int maxFields) {
+		this.listener.onRead(ReadEvent.FORM_TOO_MANY_FIELDS);
+		return new TooManyFormFieldsException(maxFields);
 	}
 
 	private HttpMessageReader<PartEvent> partEventReader(PartEventHttpMessageReader stock) {
-		return this.multipart ? MultipartReaders.partEvents(stock) : stock;
+		return this.multipart ? MultipartReaders.partEvents(stock, this.listener) : stock;
 	}
 
 }

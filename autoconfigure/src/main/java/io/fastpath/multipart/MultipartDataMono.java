@@ -21,6 +21,8 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.util.MultiValueMap;
 
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
 import io.fastpath.multipart.scan.PartHeaders;
 
 /**
@@ -37,10 +39,11 @@ import io.fastpath.multipart.scan.PartHeaders;
  * as stock's multimap is ({@link MultipartDataReader} turns it into stock's map). The part
  * after the last allowed fails the read with the limit's error ({@link PartLimit}), and a
  * part without a name as a malformed form, as it completes, before the scan reads on
- * ({@link MapEntryCheck}). Errors are translated as the multipart reader's
- * ({@link MultipartReaders#translateError}). On error and cancel the assembly is
- * disposed and every part collected freed, once: the collector's lock orders the body's
- * thread, the writes' thread and a cancel, and no part is added once the read ended.
+ * ({@link MapEntryCheck}). Errors are translated as the multipart reader's, and the
+ * listener told of them ({@link MultipartReaders#translateError}). On error and cancel
+ * the assembly is disposed and every part collected freed, once: the collector's lock
+ * orders the body's thread, the writes' thread and a cancel, and no part is added once
+ * the read ended.
  *
  * @author Fastpath
  */
@@ -52,6 +55,8 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 
 	private final PartLimit limit;
 
+	private final ReadListener listener;
+
 	private final Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap;
 
 	/**
@@ -59,18 +64,21 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 	 * @param message the message
 	 * @param settings the settings of the part reader
 	 * @param limit the most parts the map may hold, and the error of one more
+	 * @param listener the listener to tell of the read, at subscription, and of its refusal
 	 * @param toMap turns the parts collected by name into the map handed out
 	 */
 	MultipartDataMono(ReactiveHttpInputMessage message, MultipartSettings settings, PartLimit limit,
-			Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
+			ReadListener listener, Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
 		this.message = message;
 		this.settings = settings;
 		this.limit = limit;
+		this.listener = listener;
 		this.toMap = toMap;
 	}
 
 	@Override
 	public void subscribe(CoreSubscriber<? super MultiValueMap<String, Part>> actual) {
+		this.listener.onRead(ReadEvent.FORM_MULTIPART);
 		PartAssembly assembly;
 		try {
 			byte[] delimiter = MultipartAssembly.delimiter(this.message, this.settings.headersCharset());
@@ -82,10 +90,10 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 					new MapEntryCheck(this.limit));
 		}
 		catch (RuntimeException ex) {
-			Operators.error(actual, MultipartReaders.translateError(ex));
+			Operators.error(actual, MultipartReaders.translateError(this.listener, ex));
 			return;
 		}
-		this.message.getBody().subscribe(new Collector(actual, assembly, this.toMap));
+		this.message.getBody().subscribe(new Collector(actual, assembly, this.listener, this.toMap));
 	}
 
 	/**
@@ -122,6 +130,8 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 
 		private final PartAssembly assembly;
 
+		private final ReadListener listener;
+
 		private final Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap;
 
 		private final HashMap<String, List<Part>> byName = new HashMap<>();
@@ -138,9 +148,10 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 		private boolean bodyEnded;
 
 		Collector(CoreSubscriber<? super MultiValueMap<String, Part>> actual, PartAssembly assembly,
-				Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
+				ReadListener listener, Function<Map<String, List<Part>>, MultiValueMap<String, Part>> toMap) {
 			super(actual);
 			this.assembly = assembly;
+			this.listener = listener;
 			this.toMap = toMap;
 		}
 
@@ -294,7 +305,7 @@ final class MultipartDataMono extends Mono<MultiValueMap<String, Part>> {
 			}
 			this.assembly.dispose();
 			freeCollected();
-			this.actual.onError(MultipartReaders.translateError(error));
+			this.actual.onError(MultipartReaders.translateError(this.listener, error));
 		}
 
 		@Override

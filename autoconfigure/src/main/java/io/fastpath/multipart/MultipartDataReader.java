@@ -18,6 +18,9 @@ import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.util.MultiValueMapAdapter;
 
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
+
 
 /**
  * Reads a multipart form into the map of parts that {@code getMultipartData()} gives, in
@@ -39,7 +42,9 @@ import org.springframework.util.MultiValueMapAdapter;
  * and their files are the exchange's to delete when the request ends. A client's response
  * is read by the stock reader replaced, with a client's errors and limits. It stays a
  * {@code MultipartHttpMessageReader} for code that looks for one among the codecs: its
- * {@link #getPartReader() part reader} reads the same parts with the same limits.
+ * {@link #getPartReader() part reader} reads the same parts with the same limits. A
+ * {@link ReadListener} is told of each body read, by the part reader that reads it, and
+ * of each refused.
  *
  * @author Fastpath
  */
@@ -51,6 +56,8 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 
 	private final MultipartHttpMessageReader clientReader;
 
+	private final ReadListener listener;
+
 	/**
 	 * Read the map of parts of a server's request with the given part reader, at most
 	 * the given number of parts.
@@ -59,12 +66,15 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 	 * @param limit the most parts a request may have, and the error of one more
 	 * @param clientReader the stock reader replaced, for what is not a server's request:
 	 * a client's response gets a client's errors and limits, not the server's
+	 * @param listener the listener to tell of each body read or refused
 	 */
-	MultipartDataReader(HttpMessageReader<Part> parts, PartLimit limit, MultipartHttpMessageReader clientReader) {
-		super(new PartCountingReader(parts, limit));
+	MultipartDataReader(HttpMessageReader<Part> parts, PartLimit limit, MultipartHttpMessageReader clientReader,
+			ReadListener listener) {
+		super(new PartCountingReader(parts, limit, listener));
 		this.parts = (parts instanceof SlicingPartReader slicing) ? slicing : null;
 		this.limit = limit;
 		this.clientReader = clientReader;
+		this.listener = listener;
 		setEnableLoggingRequestDetails(clientReader.isEnableLoggingRequestDetails());
 	}
 
@@ -73,13 +83,18 @@ final class MultipartDataReader extends MultipartHttpMessageReader {
 			Map<String, Object> hints) {
 
 		if (!(message instanceof ServerHttpRequest)) {
-			return this.clientReader.readMono(elementType, message, hints);
+			// told when the body is read, at subscription, as the form reader tells it
+			return Mono.defer(() -> {
+				this.listener.onRead(ReadEvent.FORM_CLIENT_RESPONSE);
+				return this.clientReader.readMono(elementType, message, hints);
+			});
 		}
 		SlicingPartReader slicing = this.parts;
 		if (slicing == null) {
+			// the part counter tells the listener
 			return super.readMono(elementType, message, hints);
 		}
-		return new MultipartDataMono(message, slicing.settings(), this.limit,
+		return new MultipartDataMono(message, slicing.settings(), this.limit, this.listener,
 				(collected) -> toMultiValueMap(collected, hints));
 	}
 

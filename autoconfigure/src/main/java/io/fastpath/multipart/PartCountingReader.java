@@ -14,6 +14,8 @@ import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
 
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
 import io.fastpath.multipart.scan.PartHeaders;
 
 /**
@@ -27,7 +29,9 @@ import io.fastpath.multipart.scan.PartHeaders;
  * reader's errors, which {@code getMultipartData()} hands out as they are (a 500), are
  * answered with 413 for its limits and 400 for a malformed body, whoever reads the form.
  * Wraps the part reader of Spring's {@code MultipartHttpMessageReader}, which deletes the
- * parts it had collected when the read fails; everything else is the wrapped reader's.
+ * parts it had collected when the read fails; everything else is the wrapped reader's. A
+ * {@link ReadListener} is told of each read, by the part reader that reads it, and of
+ * each refused ({@link MultipartReaders#rejected}).
  *
  * @author Fastpath
  */
@@ -37,9 +41,17 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 
 	private final PartLimit limit;
 
-	PartCountingReader(HttpMessageReader<Part> parts, PartLimit limit) {
+	private final ReadListener listener;
+
+	/** What a read is told as: by Fastpath's part reader, or by another. */
+	private final ReadEvent read;
+
+	PartCountingReader(HttpMessageReader<Part> parts, PartLimit limit, ReadListener listener) {
 		this.parts = parts;
 		this.limit = limit;
+		this.listener = listener;
+		this.read = (parts instanceof SlicingPartReader) ? ReadEvent.FORM_MULTIPART
+				: ReadEvent.FORM_MULTIPART_PART_READER;
 	}
 
 	HttpMessageReader<Part> parts() {
@@ -64,6 +76,7 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 	@Override
 	public Flux<Part> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
 		return Flux.defer(() -> {
+			this.listener.onRead(this.read);
 			int[] count = new int[1];
 			return this.parts.read(elementType, message, hints).<Part>handle((part, sink) -> {
 				RuntimeException refused = !this.limit.allows(++count[0]) ? this.limit.exceeded()
@@ -75,7 +88,9 @@ final class PartCountingReader implements HttpMessageReader<Part> {
 				else {
 					sink.next(part);
 				}
-			}).onErrorMap(this::asMalformedPartHeader).onErrorMap(MultipartReaders::translateError);
+			})
+				.onErrorMap(this::asMalformedPartHeader)
+				.onErrorMap((error) -> MultipartReaders.translateError(this.listener, error));
 		});
 	}
 

@@ -16,6 +16,9 @@ import org.springframework.http.ReactiveHttpInputMessage;
 import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
+
 /**
  * What the readers of parts and of part events share with the stock readers they replace:
  * the media type they read, a client's response left to the stock reader (a client gets a
@@ -32,14 +35,18 @@ abstract class SlicingMultipartReader<T> implements HttpMessageReader<T> {
 
 	private final HttpMessageReader<T> clientReader;
 
+	private final ReadListener listener;
+
 	/**
 	 * Read the given type from a server's request.
 	 * @param type what is read
 	 * @param clientReader the stock reader replaced, for what is not a server's request
+	 * @param listener the listener to tell of a client's response read, at subscription
 	 */
-	SlicingMultipartReader(Class<T> type, HttpMessageReader<T> clientReader) {
+	SlicingMultipartReader(Class<T> type, HttpMessageReader<T> clientReader, ReadListener listener) {
 		this.type = type;
 		this.clientReader = clientReader;
+		this.listener = listener;
 	}
 
 	@Override
@@ -57,7 +64,10 @@ abstract class SlicingMultipartReader<T> implements HttpMessageReader<T> {
 	@Override
 	public final Flux<T> read(ResolvableType elementType, ReactiveHttpInputMessage message, Map<String, Object> hints) {
 		if (!(message instanceof ServerHttpRequest)) {
-			return this.clientReader.read(elementType, message, hints);
+			return Flux.defer(() -> {
+				this.listener.onRead(ReadEvent.FORM_CLIENT_RESPONSE);
+				return this.clientReader.read(elementType, message, hints);
+			});
 		}
 		return readRequest(message);
 	}

@@ -14,6 +14,8 @@ import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 
+import io.fastpath.codec.ReadEvent;
+import io.fastpath.codec.ReadListener;
 import io.fastpath.multipart.scan.MultipartScanner;
 
 /**
@@ -35,14 +37,20 @@ final class SlicingPartEventReader extends SlicingMultipartReader<PartEvent> {
 
 	private final PartEventSettings settings;
 
+	private final ReadListener listener;
+
 	/**
 	 * Read events with the given settings.
 	 * @param settings the settings of the stock reader replaced
 	 * @param clientReader the stock reader replaced, for what is not a server's request
+	 * @param listener the listener to tell of each body read, at subscription, and of each
+	 * refused
 	 */
-	SlicingPartEventReader(PartEventSettings settings, HttpMessageReader<PartEvent> clientReader) {
-		super(PartEvent.class, clientReader);
+	SlicingPartEventReader(PartEventSettings settings, HttpMessageReader<PartEvent> clientReader,
+			ReadListener listener) {
+		super(PartEvent.class, clientReader, listener);
 		this.settings = settings;
+		this.listener = listener;
 	}
 
 	PartEventSettings settings() {
@@ -51,8 +59,10 @@ final class SlicingPartEventReader extends SlicingMultipartReader<PartEvent> {
 
 	@Override
 	Flux<PartEvent> readRequest(ReactiveHttpInputMessage message) {
-		return Flux.defer(() -> withDelimiter(message, this.settings.headersCharset(),
-				(delimiter) -> events(message, delimiter)));
+		return Flux.defer(() -> {
+			this.listener.onRead(ReadEvent.FORM_PART_EVENTS);
+			return withDelimiter(message, this.settings.headersCharset(), (delimiter) -> events(message, delimiter));
+		}).doOnError((error) -> MultipartReaders.rejected(this.listener, error));
 	}
 
 	/** The events of the message's body, read with the given delimiter. */

@@ -14,6 +14,7 @@ import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
 
+import io.fastpath.codec.ReadListener;
 import io.fastpath.multipart.scan.MultipartScanner;
 
 /**
@@ -42,7 +43,8 @@ final class SlicingPartReader extends SlicingMultipartReader<Part> {
 	 * @param clientReader the stock reader replaced, for what is not a server's request
 	 */
 	SlicingPartReader(MultipartSettings settings, HttpMessageReader<Part> clientReader) {
-		super(Part.class, clientReader);
+		// nothing to tell: its parts are a map's, whose reader tells of the form
+		super(Part.class, clientReader, ReadListener.NONE);
 		this.settings = settings;
 	}
 

@@ -52,6 +52,9 @@ class FastpathMetricsTests {
 				"feature=json,outcome=stock,path=flux,reason=no-mapper",
 				"feature=buffer,outcome=fast,path=whole-body,reason=none",
 				"feature=form,outcome=fast,path=request,reason=none",
+				"feature=form,outcome=fast,path=multipart,reason=none",
+				"feature=form,outcome=stock,path=multipart,reason=part-reader",
+				"feature=form,outcome=fast,path=part-events,reason=none",
 				"feature=form,outcome=stock,path=response,reason=client-response");
 		assertThat(rejections).containsExactlyInAnyOrder("feature=json,reason=malformed",
 				"feature=json,reason=invalid", "feature=json,reason=constraint", "feature=json,reason=too-large",

@@ -89,7 +89,7 @@ class FastpathObservabilityAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(FastpathMetrics.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			assertThat(registry.find("fastpath.reads").counters()).hasSize(12);
+			assertThat(registry.find("fastpath.reads").counters()).hasSize(15);
 			assertThat(registry.find("fastpath.rejections").counters()).hasSize(8);
 			assertThat(registry.find("fastpath.writes").counters()).hasSize(9);
 			assertThat(registry.find("fastpath.writes.values").counters()).hasSize(3);
@@ -302,7 +302,7 @@ class FastpathObservabilityAutoConfigurationTests {
 						new ReplacedReader("DecoderHttpMessageReader(JacksonJsonDecoder)",
 								"AggregatingHttpMessageReader(FastpathJsonDecoder)"),
 						new ReplacedReader("FormHttpMessageReader", "LazyFormHttpMessageReader"));
-				assertThat(descriptor.reads()).hasSize(12)
+				assertThat(descriptor.reads()).hasSize(15)
 					.contains(new ReadCount("json", "flux", "stock", "flux-of-collections", 0));
 				assertThat(descriptor.rejections()).hasSize(8);
 				assertThat(descriptor.writes()).hasSize(9)

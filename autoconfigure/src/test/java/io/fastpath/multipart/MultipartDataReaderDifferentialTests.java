@@ -47,6 +47,7 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebInputException;
 
+import io.fastpath.codec.ReadListener;
 import io.fastpath.form.LazyFormDecoding;
 import io.fastpath.form.TooManyFormFieldsException;
 import io.fastpath.multipart.SlicingPartReaderDifferentialTests.Limits;
@@ -604,7 +605,7 @@ class MultipartDataReaderDifferentialTests {
 	/** Fastpath's reader; the stock one beside it reads what is not a server's request. */
 	private static MultipartDataReader dataReader(HttpMessageReader<Part> parts, int maxParts) {
 		return new MultipartDataReader(parts, new PartLimit(maxParts, TooManyFormFieldsException::new),
-				new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()));
+				new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()), ReadListener.NONE);
 	}
 
 }

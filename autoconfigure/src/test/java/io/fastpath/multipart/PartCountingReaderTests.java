@@ -18,6 +18,8 @@ import org.springframework.http.codec.multipart.Part;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.web.server.ServerWebInputException;
 
+import io.fastpath.codec.ReadListener;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -33,7 +35,7 @@ class PartCountingReaderTests {
 
 	@Test
 	void aPartTypeSpringsReaderCannotParseIsAMalformedForm() {
-		PartCountingReader reader = new PartCountingReader(new DefaultPartHttpMessageReader(), NO_LIMIT);
+		PartCountingReader reader = new PartCountingReader(new DefaultPartHttpMessageReader(), NO_LIMIT, ReadListener.NONE);
 		StepVerifier.create(reader.read(PART, form("Content-Type: text/"), Map.of()))
 			.expectErrorSatisfies((error) -> assertThat(error).isInstanceOfSatisfying(ServerWebInputException.class,
 					(input) -> {
@@ -56,7 +58,7 @@ class PartCountingReaderTests {
 			}
 
 		};
-		PartCountingReader reader = new PartCountingReader(another, NO_LIMIT);
+		PartCountingReader reader = new PartCountingReader(another, NO_LIMIT, ReadListener.NONE);
 		StepVerifier.create(reader.read(PART, form("Content-Type: text/plain"), Map.of()))
 			.expectErrorSatisfies((error) -> assertThat(error).isSameAs(ownError))
 			.verify(Duration.ofSeconds(5));

@@ -32,6 +32,7 @@ import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.util.MultiValueMap;
 
+import io.fastpath.codec.ReadListener;
 import io.fastpath.form.TooManyFormFieldsException;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 
@@ -146,7 +147,7 @@ class PartOwnershipTests {
 		SlicingPartReader partReader = new SlicingPartReader(settings(), parts);
 		PartEventSettings eventSettings = PartEventSettings.of(new PartEventHttpMessageReader());
 		assertThat(eventSettings).isNotNull();
-		SlicingPartEventReader eventReader = new SlicingPartEventReader(eventSettings, events);
+		SlicingPartEventReader eventReader = new SlicingPartEventReader(eventSettings, events, ReadListener.NONE);
 		partReader.read(PART, request(LeakTrackingDataBufferFactory.heap(), body, 64), Map.of()).blockLast();
 		eventReader.read(EVENT, request(LeakTrackingDataBufferFactory.heap(), body, 64), Map.of())
 			.doOnNext((event) -> DataBufferUtils.release(event.content()))
@@ -190,7 +191,7 @@ class PartOwnershipTests {
 
 	private static MultipartDataReader dataReader(int maxParts) {
 		return new MultipartDataReader(partReader(), new PartLimit(maxParts, TooManyFormFieldsException::new),
-				new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()));
+				new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()), ReadListener.NONE);
 	}
 
 	private static MultiValueMap<String, Part> stockMap(byte[] body) {

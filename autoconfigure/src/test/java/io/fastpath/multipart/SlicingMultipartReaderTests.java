@@ -27,6 +27,8 @@ import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.mock.http.client.reactive.MockClientHttpResponse;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 
+import io.fastpath.codec.ReadListener;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -52,7 +54,8 @@ class SlicingMultipartReaderTests {
 				Arguments.of("parts", new SlicingPartReader(Objects.requireNonNull(MultipartSettings.of(parts)), parts),
 						parts),
 				Arguments.of("part events",
-						new SlicingPartEventReader(Objects.requireNonNull(PartEventSettings.of(events)), events), events));
+						new SlicingPartEventReader(Objects.requireNonNull(PartEventSettings.of(events)), events,
+								ReadListener.NONE), events));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -98,7 +101,8 @@ class SlicingMultipartReaderTests {
 		// (its own message, raised where it reads) tells which reader read it
 		HttpMessageReader<?> withClient = name.equals("parts")
 				? new SlicingPartReader(((SlicingPartReader) reader).settings(), failingClientReader())
-				: new SlicingPartEventReader(((SlicingPartEventReader) reader).settings(), failingClientReader());
+				: new SlicingPartEventReader(((SlicingPartEventReader) reader).settings(), failingClientReader(),
+						ReadListener.NONE);
 		MockClientHttpResponse response = new MockClientHttpResponse(200);
 		response.getHeaders().setContentType(MediaType.parseMediaType("multipart/form-data;boundary=b"));
 		ResolvableType type = ResolvableType.forClass(name.equals("parts") ? Part.class : PartEvent.class);

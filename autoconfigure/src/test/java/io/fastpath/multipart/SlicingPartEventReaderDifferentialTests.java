@@ -32,6 +32,7 @@ import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 
+import io.fastpath.codec.ReadListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 import io.fastpath.test.TestSeed;
 
@@ -299,7 +300,7 @@ class SlicingPartEventReaderDifferentialTests {
 		SlicingPartEventReader fastpath() {
 			PartEventSettings settings = PartEventSettings.of(stock());
 			assertThat(settings).as("the stock reader's settings").isNotNull();
-			return new SlicingPartEventReader(settings, new PartEventHttpMessageReader());
+			return new SlicingPartEventReader(settings, new PartEventHttpMessageReader(), ReadListener.NONE);
 		}
 
 	}

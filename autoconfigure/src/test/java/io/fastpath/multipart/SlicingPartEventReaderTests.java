@@ -35,6 +35,7 @@ import org.springframework.http.codec.multipart.PartEvent;
 import org.springframework.http.codec.multipart.PartEventHttpMessageReader;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 
+import io.fastpath.codec.ReadListener;
 import io.fastpath.test.LeakTrackingDataBufferFactory;
 
 import static io.fastpath.multipart.SlicingPartReaderTests.BOUNDARY;
@@ -237,7 +238,7 @@ class SlicingPartEventReaderTests {
 	}
 
 	private static SlicingPartEventReader reader(PartEventSettings settings) {
-		return new SlicingPartEventReader(settings, new PartEventHttpMessageReader());
+		return new SlicingPartEventReader(settings, new PartEventHttpMessageReader(), ReadListener.NONE);
 	}
 
 	private static Flux<PartEvent> read(HttpMessageReader<PartEvent> reader, MockServerHttpRequest request) {

@@ -21,10 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Drives requests through the sample and checks what Actuator shows of them: each kind
- * of body moves its own {@code fastpath.reads}, {@code fastpath.rejections} or
- * {@code fastpath.writes} counter by exactly one (read before and after, since the
- * context may be shared with other tests),
- * and the {@code fastpath} endpoint lists what Fastpath replaced.
+ * of body (JSON, urlencoded and multipart forms) moves its own {@code fastpath.reads},
+ * {@code fastpath.rejections} or {@code fastpath.writes} counter by exactly one (read
+ * before and after, since the context may be shared with other tests), and the
+ * {@code fastpath} endpoint lists what Fastpath replaced.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
@@ -32,6 +32,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SampleActuatorTests {
 
 	private static final String ORDERS = "[{\"id\":\"o-1\",\"customer\":\"Ada\",\"lines\":[{\"sku\":\"tea\",\"quantity\":2,\"unitPrice\":3.50}]}]";
+
+	private static final MediaType MULTIPART = MediaType.parseMediaType("multipart/form-data; boundary=b0und");
+
+	private static final String EMAIL_PART = "--b0und\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\n"
+			+ "ada@example.com\r\n";
 
 	@Autowired
 	private WebTestClient client;
@@ -70,6 +75,18 @@ class SampleActuatorTests {
 	void formCountsOnTheFormRequestPath() {
 		assertCountsOne("fastpath.reads", "feature:form,path:request,outcome:fast,reason:none",
 				() -> post("/feedback", MediaType.APPLICATION_FORM_URLENCODED, "rating=5&comment=Fast", HttpStatus.OK));
+	}
+
+	@Test
+	void multipartFormCountsOnTheMultipartPath() {
+		assertCountsOne("fastpath.reads", "feature:form,path:multipart,outcome:fast,reason:none",
+				() -> post("/signup", MULTIPART, EMAIL_PART + "--b0und--\r\n", HttpStatus.OK));
+	}
+
+	@Test
+	void multipartFormWithoutItsClosingBoundaryCountsAsAMalformedFormRejection() {
+		assertCountsOne("fastpath.rejections", "feature:form,reason:malformed",
+				() -> post("/signup", MULTIPART, EMAIL_PART, HttpStatus.BAD_REQUEST));
 	}
 
 	@Test

@@ -116,7 +116,7 @@ final class RequestForm {
 	}
 
 	/**
-	 * Return the text fields: every field of an urlencoded form, the text parts of a
+	 * Return the text fields: every field of a URL-encoded form, the text parts of a
 	 * multipart form.
 	 * @return the fields
 	 */

@@ -97,7 +97,16 @@ public final class MultipartReaders {
 	 * @return a 413 for limits, a 400 for a malformed body, else the error itself
 	 */
 	public static Throwable translateError(Throwable error) {
-		return translate(error);
+		if (error instanceof DataBufferLimitException || error instanceof TooManyPartsException) {
+			return new ContentTooLargeException(error);
+		}
+		if (error instanceof DecodingException) {
+			if (isStockPartLimit(error)) {
+				return new ContentTooLargeException(error);
+			}
+			return new ServerWebInputException("Malformed multipart form: " + error.getMessage(), null, error);
+		}
+		return error;
 	}
 
 	/**
@@ -109,7 +118,7 @@ public final class MultipartReaders {
 	 */
 	static Throwable translateError(ReadListener listener, Throwable error) {
 		rejected(listener, error);
-		return translate(error);
+		return translateError(error);
 	}
 
 	/**
@@ -138,19 +147,6 @@ public final class MultipartReaders {
 			return ReadEvent.FORM_MALFORMED;
 		}
 		return null;
-	}
-
-	private static Throwable translate(Throwable error) {
-		if (error instanceof DataBufferLimitException || error instanceof TooManyPartsException) {
-			return new ContentTooLargeException(error);
-		}
-		if (error instanceof DecodingException) {
-			if (isStockPartLimit(error)) {
-				return new ContentTooLargeException(error);
-			}
-			return new ServerWebInputException("Malformed multipart form: " + error.getMessage(), null, error);
-		}
-		return error;
 	}
 
 	/**

@@ -35,7 +35,8 @@ abstract class SlicingMultipartReader<T> implements HttpMessageReader<T> {
 
 	private final HttpMessageReader<T> clientReader;
 
-	private final ReadListener listener;
+	/** Told of a client's response read; a subclass tells it of what it reads itself. */
+	final ReadListener listener;
 
 	/**
 	 * Read the given type from a server's request.

@@ -37,8 +37,6 @@ final class SlicingPartEventReader extends SlicingMultipartReader<PartEvent> {
 
 	private final PartEventSettings settings;
 
-	private final ReadListener listener;
-
 	/**
 	 * Read events with the given settings.
 	 * @param settings the settings of the stock reader replaced
@@ -50,7 +48,6 @@ final class SlicingPartEventReader extends SlicingMultipartReader<PartEvent> {
 			ReadListener listener) {
 		super(PartEvent.class, clientReader, listener);
 		this.settings = settings;
-		this.listener = listener;
 	}
 
 	PartEventSettings settings() {

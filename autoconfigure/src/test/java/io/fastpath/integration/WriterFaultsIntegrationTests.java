@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,18 +31,23 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.ServerConnector;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.channel.AbortedException;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.util.context.Context;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -342,6 +349,102 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		}
 	}
 
+	/**
+	 * Reactor Netty writes each flushed part of a streamed body through a concatenation
+	 * of the part and a flush marker ({@code sendGroups}), and Reactor Core's
+	 * concatenation can lose a request made on one thread while another moves it from the
+	 * part to the marker: the response then never ends (seen under load, rarely, from a
+	 * source on a thread of its own). The race needs two threads; every request to a
+	 * concatenation and every element through one is recorded with its thread while
+	 * streamed responses from such a source are written, and none may be the source's.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "application/x-ndjson", "text/event-stream" })
+	void theFlushedPartsOfAResponseFromASourceOnItsOwnThreadReachReactorNettyOnOneThread(String mediaType)
+			throws Exception {
+		assumeTrue("Netty".equals(server()), "Reactor Netty's concatenation of parts and flushes");
+		Set<String> threads = ConcurrentHashMap.newKeySet();
+		String hook = getClass().getName();
+		Hooks.onEachOperator(hook, Operators.lift(
+				(operator) -> operator.getClass().getName().equals("reactor.core.publisher.FluxConcatArray"),
+				(operator, subscriber) -> new ThreadRecordingSubscriber<>(subscriber, threads)));
+		try {
+			for (int response = 0; response < 5; response++) {
+				String id = newId();
+				this.liveBuffers.requestSent(id);
+				String body = this.client.get()
+					.uri("/faults/people?source=threaded&count={count}&id={id}&fault={id}", THREADED_VALUES, id, id)
+					.accept(MediaType.parseMediaType(mediaType))
+					.retrieve()
+					.bodyToMono(String.class)
+					.block(TIMEOUT);
+				assertThat(body).as("response %d", response)
+					.contains(WriteController.person(THREADED_VALUES - 1).secret());
+				awaitEnd(id, "response " + response);
+			}
+		}
+		finally {
+			Hooks.resetOnEachOperator(hook);
+		}
+		assertThat(threads).as("the threads that reached a concatenation")
+			.isNotEmpty()
+			.noneMatch((thread) -> thread.startsWith(Sources.DRIVER));
+	}
+
+	/** Records the thread of each element it is given and of each request made of it. */
+	private static final class ThreadRecordingSubscriber<T> implements CoreSubscriber<T>, Subscription {
+
+		private final CoreSubscriber<? super T> actual;
+
+		private final Set<String> threads;
+
+		private @Nullable Subscription subscription;
+
+		ThreadRecordingSubscriber(CoreSubscriber<? super T> actual, Set<String> threads) {
+			this.actual = actual;
+			this.threads = threads;
+		}
+
+		@Override
+		public Context currentContext() {
+			return this.actual.currentContext();
+		}
+
+		@Override
+		public void onSubscribe(Subscription subscription) {
+			this.subscription = subscription;
+			this.actual.onSubscribe(this);
+		}
+
+		@Override
+		public void onNext(T element) {
+			this.threads.add(Thread.currentThread().getName());
+			this.actual.onNext(element);
+		}
+
+		@Override
+		public void onError(Throwable error) {
+			this.actual.onError(error);
+		}
+
+		@Override
+		public void onComplete() {
+			this.actual.onComplete();
+		}
+
+		@Override
+		public void request(long n) {
+			this.threads.add(Thread.currentThread().getName());
+			Objects.requireNonNull(this.subscription).request(n);
+		}
+
+		@Override
+		public void cancel() {
+			Objects.requireNonNull(this.subscription).cancel();
+		}
+
+	}
+
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "application/json", "application/x-ndjson" })
 	void aSlowServerLeavesAtMostTwoBatchesOfLiveBuffersInAWebClientRequest(String mediaType) throws Exception {
@@ -619,8 +722,11 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 
 		private final Map<String, Source> sources = new ConcurrentHashMap<>();
 
+		/** The name of the thread a {@code threaded} source hands its values from. */
+		static final String DRIVER = "faults-driver";
+
 		/** The thread a {@code threaded} source hands its values from, one for all. */
-		private final Scheduler driver = Schedulers.newSingle("faults-driver", true);
+		private final Scheduler driver = Schedulers.newSingle(DRIVER, true);
 
 		Flux<Person> people(String id, String kind, int count) {
 			Source source = source(id);

@@ -11,6 +11,7 @@ import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
+import reactor.core.scheduler.Scheduler;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -24,11 +25,18 @@ import org.springframework.http.ReactiveHttpOutputMessage;
  * and the buffer in each is lost to Netty: a discard hook sees Spring's mapping of the
  * part, not the buffer. Each part here is subscribed to at most once; those still
  * unsubscribed when the write ends, for whatever reason, are drained and their buffers
- * released, once.
+ * released, once. On Reactor Netty, the parts are handed to the connection's event loop
+ * before they reach the transport ({@link SendingEventLoop}).
  *
  * @author Fastpath
  */
 final class FlushedParts {
+
+	/**
+	 * The parts asked for ahead when they are handed to Reactor Netty's event loop: as many
+	 * as it asks for itself. What they hold is bounded by the body's pacing, not by this.
+	 */
+	private static final int PARTS_AHEAD = 32;
 
 	/** The parts emitted and not yet subscribed to; {@code null} once the write ended. */
 	private @Nullable ArrayDeque<Part> unsubscribed = new ArrayDeque<>();
@@ -47,7 +55,12 @@ final class FlushedParts {
 			Publisher<? extends Publisher<? extends DataBuffer>> parts) {
 		return Mono.defer(() -> {
 			FlushedParts flushed = new FlushedParts();
-			return message.writeAndFlushWith(Flux.from(parts).map(flushed::add)).doFinally((signal) -> flushed.end());
+			Flux<Part> flushedParts = Flux.from(parts).map(flushed::add);
+			Scheduler loop = SendingEventLoop.of(message);
+			if (loop != null) {
+				flushedParts = flushedParts.publishOn(loop, PARTS_AHEAD);
+			}
+			return message.writeAndFlushWith(flushedParts).doFinally((signal) -> flushed.end());
 		});
 	}
 

@@ -1,0 +1,109 @@
+package io.fastpath.json.write;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.scheduler.Scheduler;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.http.ReactiveHttpOutputMessage;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The event loop of a message Reactor Netty sends, found for Spring's own server response
+ * and client request over a real connection, and not for a decorated response. Each
+ * loop is checked by where its tasks run: at once on the loop itself, on the loop when
+ * scheduled from another thread.
+ */
+class SendingEventLoopTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	private final CompletableFuture<String> found = new CompletableFuture<>();
+
+	private DisposableServer server;
+
+	@BeforeEach
+	void startServer() {
+		HttpHandler handler = (request, response) -> {
+			ReactiveHttpOutputMessage message = "/decorated".equals(request.getPath().value())
+					? new ServerHttpResponseDecorator(response) : response;
+			whereTasksRun(message).thenAccept(this.found::complete);
+			return response.setComplete();
+		};
+		this.server = HttpServer.create().port(0).handle(new ReactorHttpHandlerAdapter(handler)).bindNow(TIMEOUT);
+	}
+
+	@AfterEach
+	void stopServer() {
+		this.server.disposeNow(TIMEOUT);
+	}
+
+	@Test
+	void theEventLoopOfSpringsResponseOnReactorNettyRunsItsTasks() throws Exception {
+		get("/");
+		assertThat(this.found.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("at once, then on the loop");
+	}
+
+	@Test
+	void theEventLoopOfSpringsClientRequestOnReactorNettyRunsItsTasks() throws Exception {
+		CompletableFuture<String> client = new CompletableFuture<>();
+		new ReactorClientHttpConnector()
+			.connect(HttpMethod.GET, URI.create("http://localhost:" + this.server.port() + "/"), (request) -> {
+				whereTasksRun(request).thenAccept(client::complete);
+				return request.setComplete();
+			})
+			.flatMap((response) -> response.getBody().then())
+			.block(TIMEOUT);
+		assertThat(client.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("at once, then on the loop");
+	}
+
+	@Test
+	void aDecoratedResponseHasNoEventLoopOfItsOwn() throws Exception {
+		// A decorator may hold the body's buffers; its body is neither paced nor handed over
+		get("/decorated");
+		assertThat(this.found.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("no loop");
+	}
+
+	private void get(String path) {
+		new ReactorClientHttpConnector()
+			.connect(HttpMethod.GET, URI.create("http://localhost:" + this.server.port() + path),
+					(request) -> request.setComplete())
+			.flatMap((response) -> response.getBody().then())
+			.block(TIMEOUT);
+	}
+
+	/**
+	 * Where the tasks of the message's event loop run, called on that loop: a task
+	 * scheduled there runs before {@code schedule} returns, one scheduled from another
+	 * thread runs on the loop, once the caller has returned.
+	 */
+	private static CompletableFuture<String> whereTasksRun(ReactiveHttpOutputMessage message) {
+		Scheduler loop = SendingEventLoop.of(message);
+		if (loop == null) {
+			return CompletableFuture.completedFuture("no loop");
+		}
+		Thread onLoop = Thread.currentThread();
+		CompletableFuture<Thread> atOnce = new CompletableFuture<>();
+		loop.schedule(() -> atOnce.complete(Thread.currentThread()));
+		if (atOnce.getNow(null) != onLoop) {
+			return CompletableFuture.completedFuture("not at once: " + atOnce.getNow(null));
+		}
+		CompletableFuture<Thread> fromElsewhere = new CompletableFuture<>();
+		new Thread(() -> loop.schedule(() -> fromElsewhere.complete(Thread.currentThread()))).start();
+		return fromElsewhere.thenApply((thread) -> (thread == onLoop) ? "at once, then on the loop" : "on " + thread);
+	}
+
+}

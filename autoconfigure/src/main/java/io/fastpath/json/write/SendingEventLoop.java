@@ -11,6 +11,7 @@ import reactor.netty.Connection;
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.http.client.reactive.ClientHttpRequest;
 import org.springframework.http.server.reactive.AbstractServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 /**
  * The event loop that Reactor Netty sends a message on, to hand it the parts of a body
@@ -36,13 +37,19 @@ final class SendingEventLoop {
 	/**
 	 * Return the event loop of the connection the given message is sent on, as a
 	 * scheduler that runs a task at once when called on that loop, or {@code null} when
-	 * the message is not one of Reactor Netty's.
+	 * the message is not one of Reactor Netty's. A decorated server response is looked
+	 * through: whatever the decorator does with the parts, the thread they are handed to
+	 * it on is no part of its contract.
 	 * @param message the message a body is written to
 	 * @return the scheduler, or {@code null}
 	 */
 	static @Nullable Scheduler of(ReactiveHttpOutputMessage message) {
+		ReactiveHttpOutputMessage sent = message;
+		while (sent instanceof ServerHttpResponseDecorator decorator) {
+			sent = decorator.getDelegate();
+		}
 		// Checked first: Reactor Netty's types load only for Reactor Netty's messages
-		return SendPacing.releasesOnceSent(message) ? ReactorNettyLoops.of(message) : null;
+		return SendPacing.releasesOnceSent(sent) ? ReactorNettyLoops.of(sent) : null;
 	}
 
 	/** Reactor Netty's types, loaded only for its messages. */

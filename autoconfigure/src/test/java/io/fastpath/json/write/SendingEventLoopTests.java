@@ -18,14 +18,15 @@ import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The event loop of a message Reactor Netty sends, found for Spring's own server response
- * and client request over a real connection, and not for a decorated response. Each
- * loop is checked by where its tasks run: at once on the loop itself, on the loop when
- * scheduled from another thread.
+ * and client request over a real connection, and through a decorator of the response;
+ * none for another server's response. Each loop is checked by where its tasks run: at
+ * once on the loop itself, on the loop when scheduled from another thread.
  */
 class SendingEventLoopTests {
 
@@ -71,10 +72,15 @@ class SendingEventLoopTests {
 	}
 
 	@Test
-	void aDecoratedResponseHasNoEventLoopOfItsOwn() throws Exception {
-		// A decorator may hold the body's buffers; its body is neither paced nor handed over
+	void aDecoratedResponseIsSentOnTheEventLoopOfTheResponseItDecorates() throws Exception {
 		get("/decorated");
-		assertThat(this.found.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("no loop");
+		assertThat(this.found.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("at once, then on the loop");
+	}
+
+	@Test
+	void aResponseOfAnotherServerHasNoEventLoop() {
+		assertThat(SendingEventLoop.of(new MockServerHttpResponse())).isNull();
+		assertThat(SendingEventLoop.of(new ServerHttpResponseDecorator(new MockServerHttpResponse()))).isNull();
 	}
 
 	private void get(String path) {

@@ -337,16 +337,21 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		assertThat(stock).as("stock's body").contains(WriteController.person(THREADED_VALUES - 1).secret());
 		for (int response = 0; response < THREADED_RESPONSES; response++) {
 			String id = newId();
-			this.liveBuffers.requestSent(id);
-			String body = this.client.get()
-				.uri("/faults/people?source=threaded&count={count}&id={id}&fault={id}", THREADED_VALUES, id, id)
-				.accept(MediaType.parseMediaType(mediaType))
-				.retrieve()
-				.bodyToMono(String.class)
-				.block(TIMEOUT);
+			String body = threadedResponse(id, mediaType);
 			assertThat(body).as("response %d", response).isEqualTo(stock);
 			awaitEnd(id, "response " + response);
 		}
+	}
+
+	/** The body of a response from a source on a thread of its own, its buffers counted. */
+	private @Nullable String threadedResponse(String id, String mediaType) {
+		this.liveBuffers.requestSent(id);
+		return this.client.get()
+			.uri("/faults/people?source=threaded&count={count}&id={id}&fault={id}", THREADED_VALUES, id, id)
+			.accept(MediaType.parseMediaType(mediaType))
+			.retrieve()
+			.bodyToMono(String.class)
+			.block(TIMEOUT);
 	}
 
 	/**
@@ -371,13 +376,7 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		try {
 			for (int response = 0; response < 5; response++) {
 				String id = newId();
-				this.liveBuffers.requestSent(id);
-				String body = this.client.get()
-					.uri("/faults/people?source=threaded&count={count}&id={id}&fault={id}", THREADED_VALUES, id, id)
-					.accept(MediaType.parseMediaType(mediaType))
-					.retrieve()
-					.bodyToMono(String.class)
-					.block(TIMEOUT);
+				String body = threadedResponse(id, mediaType);
 				assertThat(body).as("response %d", response)
 					.contains(WriteController.person(THREADED_VALUES - 1).secret());
 				awaitEnd(id, "response " + response);

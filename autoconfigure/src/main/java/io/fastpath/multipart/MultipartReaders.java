@@ -97,16 +97,13 @@ public final class MultipartReaders {
 	 * @return a 413 for limits, a 400 for a malformed body, else the error itself
 	 */
 	public static Throwable translateError(Throwable error) {
-		if (error instanceof DataBufferLimitException || error instanceof TooManyPartsException) {
-			return new ContentTooLargeException(error);
+		ReadEvent rejection = rejection(error);
+		if (rejection == null) {
+			return error;
 		}
-		if (error instanceof DecodingException) {
-			if (isStockPartLimit(error)) {
-				return new ContentTooLargeException(error);
-			}
-			return new ServerWebInputException("Malformed multipart form: " + error.getMessage(), null, error);
-		}
-		return error;
+		return (rejection == ReadEvent.FORM_MALFORMED)
+				? new ServerWebInputException("Malformed multipart form: " + error.getMessage(), null, error)
+				: new ContentTooLargeException(error);
 	}
 
 	/**
@@ -136,6 +133,11 @@ public final class MultipartReaders {
 		}
 	}
 
+	/**
+	 * What the error of a part reader refuses the body for, which decides both what the
+	 * listener is told and how the error is answered; {@code null} for an error that is
+	 * not the body's.
+	 */
 	private static @Nullable ReadEvent rejection(Throwable error) {
 		if (error instanceof DataBufferLimitException) {
 			return ReadEvent.FORM_TOO_LARGE;

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -36,18 +35,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.reactivestreams.Subscription;
-import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.channel.AbortedException;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
-import reactor.util.context.Context;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -370,9 +365,11 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		assumeTrue("Netty".equals(server()), "Reactor Netty's concatenation of parts and flushes");
 		Set<String> threads = ConcurrentHashMap.newKeySet();
 		String hook = getClass().getName();
-		Hooks.onEachOperator(hook, Operators.lift(
-				(operator) -> operator.getClass().getName().equals("reactor.core.publisher.FluxConcatArray"),
-				(operator, subscriber) -> new ThreadRecordingSubscriber<>(subscriber, threads)));
+		Runnable record = () -> threads.add(Thread.currentThread().getName());
+		Hooks.onEachOperator(hook,
+				(operator) -> operator.getClass().getName().equals("reactor.core.publisher.FluxConcatArray")
+						? Flux.from(operator).doOnRequest((n) -> record.run()).doOnNext((element) -> record.run())
+						: operator);
 		try {
 			for (int response = 0; response < 5; response++) {
 				String id = newId();
@@ -388,60 +385,6 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		assertThat(threads).as("the threads that reached a concatenation")
 			.isNotEmpty()
 			.noneMatch((thread) -> thread.startsWith(Sources.DRIVER));
-	}
-
-	/** Records the thread of each element it is given and of each request made of it. */
-	private static final class ThreadRecordingSubscriber<T> implements CoreSubscriber<T>, Subscription {
-
-		private final CoreSubscriber<? super T> actual;
-
-		private final Set<String> threads;
-
-		private @Nullable Subscription subscription;
-
-		ThreadRecordingSubscriber(CoreSubscriber<? super T> actual, Set<String> threads) {
-			this.actual = actual;
-			this.threads = threads;
-		}
-
-		@Override
-		public Context currentContext() {
-			return this.actual.currentContext();
-		}
-
-		@Override
-		public void onSubscribe(Subscription subscription) {
-			this.subscription = subscription;
-			this.actual.onSubscribe(this);
-		}
-
-		@Override
-		public void onNext(T element) {
-			this.threads.add(Thread.currentThread().getName());
-			this.actual.onNext(element);
-		}
-
-		@Override
-		public void onError(Throwable error) {
-			this.actual.onError(error);
-		}
-
-		@Override
-		public void onComplete() {
-			this.actual.onComplete();
-		}
-
-		@Override
-		public void request(long n) {
-			this.threads.add(Thread.currentThread().getName());
-			Objects.requireNonNull(this.subscription).request(n);
-		}
-
-		@Override
-		public void cancel() {
-			Objects.requireNonNull(this.subscription).cancel();
-		}
-
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -67,8 +67,21 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  */
 final class ReadyBatches<T> extends Flux<DataBuffer> {
 
-	/** Values requested from the source ahead of writing. */
+	/**
+	 * Values asked of a source that is not fused ahead of writing, before the size of its
+	 * values is known, and the fewest asked ahead after: see {@link #MAX_PREFETCH}.
+	 */
 	static final int PREFETCH = 32;
+
+	/**
+	 * The most values asked ahead: Reactor's default prefetch ({@code publishOn},
+	 * {@code flatMap}). Within it, values are asked ahead as one cap of them takes (the cap
+	 * over the largest value written lately): small values from a source on a thread of
+	 * its own then rarely wait for a request from the thread that writes them, and each
+	 * such wait costs a wake-up of the source's thread; large ones are asked ahead no
+	 * further than {@link #PREFETCH}, as before their size is known.
+	 */
+	static final int MAX_PREFETCH = Math.max(PREFETCH, Queues.SMALL_BUFFER_SIZE);
 
 	/** The capacity of the first batch, before the size of batches is known. */
 	private static final int FIRST_CAPACITY = 1024;
@@ -213,9 +226,6 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		/** The most room a batch keeps for a value larger than the largest: see {@link #headroom}. */
 		private static final int MAX_HEADROOM = 1024;
 
-		/** Values written between two requests to the source. */
-		private static final int REPLENISH = PREFETCH - (PREFETCH >> 2);
-
 		private final CoreSubscriber<? super DataBuffer> actual;
 
 		private final DataBufferFactory bufferFactory;
@@ -322,7 +332,8 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 
 		private long emitted;
 
-		private int consumed;
+		/** Values asked of a source that is not fused and not yet taken from the queue. */
+		private int asked;
 
 		private @Nullable DataBuffer batch;
 
@@ -404,7 +415,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				this.fused = true;
 				return (Queue<T>) source;
 			}
-			return Queues.<T>get(PREFETCH).get();
+			return Queues.<T>get(MAX_PREFETCH).get();
 		}
 
 		@Override
@@ -518,10 +529,11 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					if (!this.fused && this.streaming) {
 						// One value first, then the prefetch once it is taken (see prefetchOnDemand)
 						this.prefetchOnDemand = true;
+						this.asked = 1;
 						requestFromSource(1);
 					}
 					else if (!this.fused) {
-						requestFromSource(PREFETCH);
+						askAhead();
 					}
 				}
 				if (!drainReady(false)) {
@@ -532,6 +544,41 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 					return;
 				}
 			}
+		}
+
+		/**
+		 * Ask the source for as many values as the window ahead holds: see
+		 * {@link #MAX_PREFETCH}.
+		 */
+		private void askAhead() {
+			int more = window() - this.asked;
+			if (more > 0) {
+				this.asked += more;
+				requestFromSource(more);
+			}
+		}
+
+		/**
+		 * Ask ahead again once three quarters of the window are taken, as Reactor's
+		 * operators replenish their prefetch: a request for a few values at a time would
+		 * cost the source's thread a wake-up each.
+		 */
+		private void askAheadWhenLow() {
+			if (this.asked <= (window() >> 2)) {
+				askAhead();
+			}
+		}
+
+		/**
+		 * The values asked ahead: as many as one cap takes of the largest value written
+		 * lately, within {@link #PREFETCH} and {@link #MAX_PREFETCH}.
+		 */
+		private int window() {
+			int largest = Math.max(this.largestValue, this.previousLargestValue);
+			if (largest == 0) {
+				return PREFETCH;
+			}
+			return Math.max(PREFETCH, Math.min(MAX_PREFETCH, this.cap / largest));
 		}
 
 		/**
@@ -630,8 +677,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 							return true;
 						}
 						this.prefetchOnDemand = false;
-						this.consumed = 0;
-						requestFromSource(PREFETCH);
+						askAhead();
 						continue;
 					}
 					return true;
@@ -652,9 +698,11 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 				if (++this.written == 1 && this.fused && this.streaming) {
 					this.sendBeforePoll = true;
 				}
-				if (!this.fused && ++this.consumed == REPLENISH) {
-					this.consumed = 0;
-					requestFromSource(REPLENISH);
+				if (!this.fused) {
+					this.asked--;
+					if (!this.prefetchOnDemand) {
+						askAheadWhenLow();
+					}
 				}
 			}
 		}

@@ -622,6 +622,33 @@ class ReadyBatchesTests {
 		this.factory.assertNoLeaks();
 	}
 
+	@ParameterizedTest(name = "cap {0}, values of {1} bytes: {2} ahead")
+	@CsvSource({ "1000, 5, 200", "65536, 5, 256", "1000, 101, 32" })
+	void aSourceThatIsNotFusedIsAskedAheadForTheValuesOneCapTakesWithinReactorsPrefetch(int cap, int valueBytes,
+			int ahead) {
+		// Values of 4 digits and a comma, or strings of 98 characters, quotes and a comma:
+		// as many ahead as the cap takes of them, at least 32 (as before their size is
+		// known) and at most Reactor's default prefetch, 256
+		Flux<?> source = (valueBytes == 5) ? Flux.range(1000, 9000) : Flux.range(0, 2000).map((i) -> "x".repeat(98));
+		List<Long> requests = new CopyOnWriteArrayList<>();
+		AtomicLong delivered = new AtomicLong();
+		List<Long> mostAhead = new CopyOnWriteArrayList<>();
+		AtomicLong requested = new AtomicLong();
+		Flux<?> values = source.hide().doOnNext((value) -> delivered.incrementAndGet()).doOnRequest((n) -> {
+			requests.add(n);
+			mostAhead.add(requested.addAndGet(n) - delivered.get());
+		});
+		encoder(cap).encode(values, this.factory, ResolvableType.forClass(Object.class), MediaType.APPLICATION_JSON,
+				Map.of())
+			.doOnNext(DataBufferUtils::release)
+			.then()
+			.block(Duration.ofSeconds(10));
+		assertThat(requests).first().isEqualTo(32L);
+		assertThat(mostAhead).allSatisfy((n) -> assertThat(n).isLessThanOrEqualTo(ahead));
+		assertThat(Collections.max(mostAhead)).isGreaterThan(ahead * 3L / 4);
+		this.factory.assertNoLeaks();
+	}
+
 	@Test
 	void aCancelAtEveryPositionReleasesEveryBufferAndCancelsTheSource() {
 		// Position 0, a cancel before the first batch: aCancelWhileABatchWaitsForDemandReleasesIt

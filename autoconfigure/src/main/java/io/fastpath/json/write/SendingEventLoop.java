@@ -10,6 +10,7 @@ import reactor.netty.Connection;
 
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.http.client.reactive.ClientHttpRequest;
+import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
 import org.springframework.http.server.reactive.AbstractServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
@@ -37,16 +38,24 @@ final class SendingEventLoop {
 	/**
 	 * Return the event loop of the connection the given message is sent on, as a
 	 * scheduler that runs a task at once when called on that loop, or {@code null} when
-	 * the message is not one of Reactor Netty's. A decorated server response is looked
-	 * through: whatever the decorator does with the parts, the thread they are handed to
+	 * the message is not one of Reactor Netty's. A decorated server response or client
+	 * request (a filter that logs or traces the body) is looked through: whatever the decorator does with the parts, the thread they are handed to
 	 * it on is no part of its contract.
 	 * @param message the message a body is written to
 	 * @return the scheduler, or {@code null}
 	 */
 	static @Nullable Scheduler of(ReactiveHttpOutputMessage message) {
 		ReactiveHttpOutputMessage sent = message;
-		while (sent instanceof ServerHttpResponseDecorator decorator) {
-			sent = decorator.getDelegate();
+		for (;;) {
+			if (sent instanceof ServerHttpResponseDecorator decorator) {
+				sent = decorator.getDelegate();
+			}
+			else if (sent instanceof ClientHttpRequestDecorator decorator) {
+				sent = decorator.getDelegate();
+			}
+			else {
+				break;
+			}
 		}
 		// Checked first: Reactor Netty's types load only for Reactor Netty's messages
 		return SendPacing.releasesOnceSent(sent) ? ReactorNettyLoops.of(sent) : null;

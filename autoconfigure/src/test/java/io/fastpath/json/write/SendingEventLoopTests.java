@@ -14,19 +14,22 @@ import reactor.netty.http.server.HttpServer;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.http.ReactiveHttpOutputMessage;
+import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The event loop of a message Reactor Netty sends, found for Spring's own server response
- * and client request over a real connection, and through a decorator of the response;
- * none for another server's response. Each loop is checked by where its tasks run: at
- * once on the loop itself, on the loop when scheduled from another thread.
+ * and client request over a real connection, and through a decorator of either; none
+ * for another server's response or another client's request. Each loop is checked by
+ * where its tasks run: at once on the loop itself, on the loop when scheduled from
+ * another thread.
  */
 class SendingEventLoopTests {
 
@@ -72,15 +75,30 @@ class SendingEventLoopTests {
 	}
 
 	@Test
+	void aDecoratedClientRequestIsSentOnTheEventLoopOfTheRequestItDecorates() throws Exception {
+		CompletableFuture<String> client = new CompletableFuture<>();
+		new ReactorClientHttpConnector()
+			.connect(HttpMethod.GET, URI.create("http://localhost:" + this.server.port() + "/"), (request) -> {
+				whereTasksRun(new ClientHttpRequestDecorator(request)).thenAccept(client::complete);
+				return request.setComplete();
+			})
+			.flatMap((response) -> response.getBody().then())
+			.block(TIMEOUT);
+		assertThat(client.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("at once, then on the loop");
+	}
+
+	@Test
 	void aDecoratedResponseIsSentOnTheEventLoopOfTheResponseItDecorates() throws Exception {
 		get("/decorated");
 		assertThat(this.found.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("at once, then on the loop");
 	}
 
 	@Test
-	void aResponseOfAnotherServerHasNoEventLoop() {
+	void aMessageOfAnotherServerOrClientHasNoEventLoop() {
 		assertThat(SendingEventLoop.of(new MockServerHttpResponse())).isNull();
 		assertThat(SendingEventLoop.of(new ServerHttpResponseDecorator(new MockServerHttpResponse()))).isNull();
+		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST, "/");
+		assertThat(SendingEventLoop.of(new ClientHttpRequestDecorator(request))).isNull();
 	}
 
 	private void get(String path) {

@@ -561,10 +561,11 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		/**
 		 * Ask ahead again once three quarters of the window are taken, as Reactor's
 		 * operators replenish their prefetch: a request for a few values at a time would
-		 * cost the source's thread a wake-up each.
+		 * cost the source's thread a wake-up each. Called for every value taken: the window
+		 * (a division) is worked out only once so few are asked that it could be low.
 		 */
 		private void askAheadWhenLow() {
-			if (this.asked <= (window() >> 2)) {
+			if (this.asked <= (MAX_PREFETCH >> 2) && this.asked <= (window() >> 2)) {
 				askAhead();
 			}
 		}

@@ -39,8 +39,9 @@ final class SendingEventLoop {
 	 * Return the event loop of the connection the given message is sent on, as a
 	 * scheduler that runs a task at once when called on that loop, or {@code null} when
 	 * the message is not one of Reactor Netty's. A decorated server response or client
-	 * request (a filter that logs or traces the body) is looked through: whatever the decorator does with the parts, the thread they are handed to
-	 * it on is no part of its contract.
+	 * request (a filter that logs or traces the body) is looked through: whatever the
+	 * decorator does with the parts, the thread they are handed to it on is no part of its
+	 * contract.
 	 * @param message the message a body is written to
 	 * @return the scheduler, or {@code null}
 	 */

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +15,7 @@ import reactor.netty.http.server.HttpServer;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.http.ReactiveHttpOutputMessage;
+import org.springframework.http.client.reactive.ClientHttpRequest;
 import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.server.reactive.HttpHandler;
@@ -63,28 +65,12 @@ class SendingEventLoopTests {
 
 	@Test
 	void theEventLoopOfSpringsClientRequestOnReactorNettyRunsItsTasks() throws Exception {
-		CompletableFuture<String> client = new CompletableFuture<>();
-		new ReactorClientHttpConnector()
-			.connect(HttpMethod.GET, URI.create("http://localhost:" + this.server.port() + "/"), (request) -> {
-				whereTasksRun(request).thenAccept(client::complete);
-				return request.setComplete();
-			})
-			.flatMap((response) -> response.getBody().then())
-			.block(TIMEOUT);
-		assertThat(client.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("at once, then on the loop");
+		assertThat(whereClientTasksRun((request) -> request)).isEqualTo("at once, then on the loop");
 	}
 
 	@Test
 	void aDecoratedClientRequestIsSentOnTheEventLoopOfTheRequestItDecorates() throws Exception {
-		CompletableFuture<String> client = new CompletableFuture<>();
-		new ReactorClientHttpConnector()
-			.connect(HttpMethod.GET, URI.create("http://localhost:" + this.server.port() + "/"), (request) -> {
-				whereTasksRun(new ClientHttpRequestDecorator(request)).thenAccept(client::complete);
-				return request.setComplete();
-			})
-			.flatMap((response) -> response.getBody().then())
-			.block(TIMEOUT);
-		assertThat(client.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("at once, then on the loop");
+		assertThat(whereClientTasksRun(ClientHttpRequestDecorator::new)).isEqualTo("at once, then on the loop");
 	}
 
 	@Test
@@ -99,6 +85,19 @@ class SendingEventLoopTests {
 		assertThat(SendingEventLoop.of(new ServerHttpResponseDecorator(new MockServerHttpResponse()))).isNull();
 		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST, "/");
 		assertThat(SendingEventLoop.of(new ClientHttpRequestDecorator(request))).isNull();
+	}
+
+	/** Where the tasks run of the loop found for the given view of a real client request. */
+	private String whereClientTasksRun(Function<ClientHttpRequest, ReactiveHttpOutputMessage> view) throws Exception {
+		CompletableFuture<String> client = new CompletableFuture<>();
+		new ReactorClientHttpConnector()
+			.connect(HttpMethod.GET, URI.create("http://localhost:" + this.server.port() + "/"), (request) -> {
+				whereTasksRun(view.apply(request)).thenAccept(client::complete);
+				return request.setComplete();
+			})
+			.flatMap((response) -> response.getBody().then())
+			.block(TIMEOUT);
+		return client.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 	}
 
 	private void get(String path) {

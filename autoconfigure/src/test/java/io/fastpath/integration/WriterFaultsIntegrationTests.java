@@ -57,6 +57,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
@@ -80,17 +81,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The batching writers against clients and sources over real sockets, each fault tried on
  * a JSON array, NDJSON and server-sent events: a client that reads slowly (the server
  * holds at most two batches of buffers for it, with a source on the event loop and, on
- * Reactor Netty, one on a thread of its own), a client that leaves after 256 KB
- * (the source stops within twice the values stock makes for the same client, measured
- * here through stock's own writers on the same server), connections reset at every
- * phase of a response from sources that Reactor fuses, that it does not, and that block
- * between two values (every buffer released once: on Reactor Netty the server's allocator
- * holds no more once a response has ended than before it was asked for, and Netty's
- * paranoid leak detector runs; on Tomcat and Jetty, whose buffers are on the heap, a
- * counting factory checks each release), a streaming client that gets the first value of
- * a source whose next value is made only once the client has it, and whole responses one
- * after another from a source that hands its values from a thread of its own (reset on
- * Reactor Netty only: see {@code RESET_SOURCES}).
+ * Reactor Netty, one on a thread of its own), a client that leaves after 256 KB (the
+ * source stops within twice the values stock makes for the same client, measured here
+ * through stock's own writers on the same server, with sources that Reactor fuses, that
+ * it does not and, on Reactor Netty, on a thread of their own), both also through a
+ * response decorated as a filter that traces the exchange decorates it, connections reset
+ * at every phase of a response from sources that Reactor fuses, that it does not, and
+ * that block between two values (every buffer released once: on Reactor Netty the
+ * server's allocator holds no more once a response has ended than before it was asked
+ * for, and Netty's paranoid leak detector runs; on Tomcat and Jetty, whose buffers are on
+ * the heap, a counting factory checks each release), a streaming client that gets the
+ * first value of a source whose next value is made only once the client has it, and whole
+ * responses one after another from a source that hands its values from a thread of its
+ * own (reset on Reactor Netty only: see {@code RESET_SOURCES}).
  * <p>Live buffers are counted on Reactor Netty with an unpooled allocator of the server's
  * own, whose metric counts what is allocated and not released; on Tomcat and Jetty with a
  * counting factory that the response hands the writers, which counts what the writers
@@ -162,17 +165,21 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 	@Autowired
 	private FastpathProperties properties;
 
-	@ParameterizedTest(name = "{0} from a {1} source")
-	@CsvSource({ "application/json, fused", "application/x-ndjson, fused", "text/event-stream, fused",
-			"application/json, threaded", "application/x-ndjson, threaded", "text/event-stream, threaded" })
-	void aSlowClientLeavesAtMostTwoBatchesOfLiveBuffersInTheServer(String mediaType, String source)
+	@ParameterizedTest(name = "{0} from a {1} source, response {2}")
+	@CsvSource({ "application/json, fused, as it is", "application/x-ndjson, fused, as it is",
+			"text/event-stream, fused, as it is", "application/json, threaded, as it is",
+			"application/x-ndjson, threaded, as it is", "text/event-stream, threaded, as it is",
+			"application/json, fused, decorated", "application/x-ndjson, fused, decorated",
+			"text/event-stream, fused, decorated" })
+	void aSlowClientLeavesAtMostTwoBatchesOfLiveBuffersInTheServer(String mediaType, String source, String response)
 			throws Exception {
 		// Ended by a reset: see RESET_SOURCES
 		assumeTrue(RESET_SOURCES.contains(source) || "Netty".equals(server()), "see RESET_SOURCES");
 		String id = newId();
 		long before = this.liveBuffers.live(id);
 		long most;
-		try (Socket socket = get("/faults/people?source=" + source + "&count=" + ENDLESS, id, mediaType)) {
+		String path = "/faults/people?source=" + source + "&count=" + ENDLESS + responseView(response);
+		try (Socket socket = get(path, id, mediaType)) {
 			InputStream in = socket.getInputStream();
 			byte[] chunk = new byte[4096];
 			most = 0;
@@ -190,21 +197,43 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			.isLessThanOrEqualTo(twoBatchesAndTheConnections());
 	}
 
-	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "application/json", "application/x-ndjson", "text/event-stream" })
-	void aClientThatLeavesStopsTheSourceWithinTwiceTheValuesStockMakes(String mediaType) throws Exception {
+	@ParameterizedTest(name = "{0} from a {1} source, response {2}")
+	@CsvSource({ "application/json, fused, as it is", "application/x-ndjson, fused, as it is",
+			"text/event-stream, fused, as it is", "application/json, hidden, as it is",
+			"application/x-ndjson, hidden, as it is", "text/event-stream, hidden, as it is",
+			"application/json, threaded, as it is", "application/x-ndjson, threaded, as it is",
+			"text/event-stream, threaded, as it is", "application/json, fused, decorated",
+			"application/x-ndjson, fused, decorated", "text/event-stream, fused, decorated" })
+	void aClientThatLeavesStopsTheSourceWithinTwiceTheValuesStockMakes(String mediaType, String source,
+			String response) throws Exception {
 		// Larger batches hold more values by design (two of 100 KB: about 2,700 events,
 		// which made 2.2x stock's count for events here): the measure is the default's
 		assumeTrue(batchSize() == JsonBatchEncoding.DEFAULT_CAP, "measured against stock at the default batch size");
-		long stock = madeForAClientThatLeaves("/faults/stock/people", mediaType, false);
-		long fastpath = madeForAClientThatLeaves("/faults/people", mediaType, true);
+		// Ended by a reset: see RESET_SOURCES
+		assumeTrue(RESET_SOURCES.contains(source) || "Netty".equals(server()), "see RESET_SOURCES");
+		String query = "?source=" + source + "&count=" + ENDLESS + responseView(response);
+		long stock = madeForAClientThatLeaves("/faults/stock/people" + query, mediaType, false);
+		long fastpath = madeForAClientThatLeaves("/faults/people" + query, mediaType, true);
 		assertThat(stock).as("values stock made").isPositive();
 		assertThat(fastpath).as("values made, stock made %d", stock).isLessThanOrEqualTo(2 * stock);
 	}
 
 	/**
-	 * Read 256 KB of an endless body, 8 KB every 5 ms, reset, and count the values made
-	 * until the source stopped. The sockets take 16 KB each (the client's receive buffer
+	 * The query parameter that has {@link LiveBuffers} hand the endpoint the response as it
+	 * is, or decorated as a filter that traces the exchange decorates it, passing the body
+	 * on untouched.
+	 */
+	private static String responseView(String view) {
+		return switch (view) {
+			case "as it is" -> "";
+			case "decorated" -> "&response=decorated";
+			default -> throw new IllegalArgumentException(view);
+		};
+	}
+
+	/**
+	 * Read 256 KB of the endless body of the path (with its query), 8 KB every 5 ms, reset,
+	 * and count the values made until the source stopped. The sockets take 16 KB each (the client's receive buffer
 	 * here, the server's send buffer in {@link Faults}): the system grows them to
 	 * megabytes on a loopback connection, and they would take most of what a writer makes
 	 * while the client reads (seen: 10-15x stock's count on all three servers, with what
@@ -215,7 +244,7 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 	 */
 	private long madeForAClientThatLeaves(String path, String mediaType, boolean checkBuffers) throws Exception {
 		String id = newId();
-		try (Socket socket = get(path + "?source=fused&count=" + ENDLESS, id, mediaType, 16 * 1024)) {
+		try (Socket socket = get(path, id, mediaType, 16 * 1024)) {
 			byte[] chunk = new byte[8 * 1024];
 			for (int read = 0; read < 32; read++) {
 				readFully(socket.getInputStream(), chunk);
@@ -578,7 +607,9 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 	 * Counts the live buffer bytes of a response. On Reactor Netty, what the server's
 	 * allocator holds (one response at a time runs here; stock's writers in this suite
 	 * write heap buffers that the allocator does not count); on Tomcat and Jetty, what
-	 * the counting factory the response hands out holds, a factory per request.
+	 * the counting factory the response hands out holds, a factory per request. It also
+	 * decorates the response when asked to ({@code response=decorated}), as a filter that
+	 * traces the exchange would.
 	 */
 	static final class LiveBuffers implements WebFilter {
 
@@ -599,22 +630,37 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		@Override
 		public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 			String id = exchange.getRequest().getQueryParams().getFirst("id");
-			if (this.netty || id == null) {
-				// On Reactor Netty the response stays Spring's own: a decorated one is not paced
-				return chain.filter(exchange);
+			ServerHttpResponse response = exchange.getResponse();
+			// On Reactor Netty the server's allocator counts the buffers: the response keeps
+			// its factory, whose buffers Reactor Netty releases once sent
+			if (!this.netty && id != null) {
+				LeakTrackingDataBufferFactory.Heap factory = (LeakTrackingDataBufferFactory.Heap) LeakTrackingDataBufferFactory
+					.heap();
+				this.factories.put(id, factory);
+				response = new ServerHttpResponseDecorator(response) {
+
+					@Override
+					public DataBufferFactory bufferFactory() {
+						return factory;
+					}
+
+				};
 			}
-			LeakTrackingDataBufferFactory.Heap factory = (LeakTrackingDataBufferFactory.Heap) LeakTrackingDataBufferFactory
-				.heap();
-			this.factories.put(id, factory);
-			ServerHttpResponse counted = new ServerHttpResponseDecorator(exchange.getResponse()) {
+			if ("decorated".equals(exchange.getRequest().getQueryParams().getFirst("response"))) {
+				// As a filter that traces the exchange decorates it: the status it records, the
+				// body passed on untouched
+				response = new ServerHttpResponseDecorator(response) {
 
-				@Override
-				public DataBufferFactory bufferFactory() {
-					return factory;
-				}
+					@Override
+					public boolean setStatusCode(@Nullable HttpStatusCode status) {
+						exchange.getAttributes().put("traced.status", String.valueOf(status));
+						return super.setStatusCode(status);
+					}
 
-			};
-			return chain.filter(exchange.mutate().response(counted).build());
+				};
+			}
+			return (response != exchange.getResponse())
+					? chain.filter(exchange.mutate().response(response).build()) : chain.filter(exchange);
 		}
 
 		long live(String id) {

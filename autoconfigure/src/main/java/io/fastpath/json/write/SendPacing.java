@@ -3,6 +3,7 @@ package io.fastpath.json.write;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
@@ -11,6 +12,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.ReactiveHttpOutputMessage;
+import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 import io.fastpath.buffer.NettyBuffers;
 
@@ -23,9 +26,11 @@ import io.fastpath.buffer.NettyBuffers;
  * buffers' release can: Netty releases each once it is written to the socket, or dropped
  * with the connection. A paced body holds at most a budget of memory in batches that are
  * written and not yet released (see {@link ReadyBatches}).
- * <p>Only a body written straight to Reactor Netty, server response or {@code WebClient}
- * request, is paced: a decorator of the message may hold the buffers until the body ends
- * (one that joins it to log or sign it), and a body waiting for their release would
+ * <p>Only a body that reaches Reactor Netty as it is written, server response or
+ * {@code WebClient} request, is paced: written to Spring's own message, or to a decorator
+ * of it that passes the body on untouched (one that sets headers, or traces the
+ * exchange). A decorator that writes the body itself may hold the buffers until the body
+ * ends (one that joins it to log or sign it), and a body waiting for their release would
  * never end. Servlet containers ask for one buffer at a time, once the one before is
  * written ({@code AbstractListenerWriteProcessor}), which paces them already, and their
  * heap buffers need no release at all.
@@ -42,6 +47,29 @@ final class SendPacing {
 	private static final String REACTOR_RESPONSE = "org.springframework.http.server.reactive.ReactorServerHttpResponse";
 
 	private static final String REACTOR_REQUEST = "org.springframework.http.client.reactive.ReactorClientHttpRequest";
+
+	/**
+	 * Whether a decorator class hands its delegate the body it is given: it inherits both
+	 * body writes of Spring's decorator. Asked once a class.
+	 */
+	private static final ClassValue<Boolean> PASSES_BODY_ON = new ClassValue<>() {
+
+		@Override
+		protected Boolean computeValue(Class<?> type) {
+			return inheritsWrite(type, "writeWith") && inheritsWrite(type, "writeAndFlushWith");
+		}
+
+		private static boolean inheritsWrite(Class<?> type, String name) {
+			try {
+				Class<?> declaring = type.getMethod(name, Publisher.class).getDeclaringClass();
+				return declaring == ServerHttpResponseDecorator.class || declaring == ClientHttpRequestDecorator.class;
+			}
+			catch (NoSuchMethodException ex) {
+				return false;
+			}
+		}
+
+	};
 
 	/** The {@code Context} key of whether a body is paced. */
 	private static final String PACED = SendPacing.class.getName() + ".PACED";
@@ -74,12 +102,42 @@ final class SendPacing {
 
 	/**
 	 * Whether the message hands each buffer to Reactor Netty, which releases it once it is
-	 * written: Spring's own server response or client request for Reactor Netty, not a
-	 * decorator of one nor a subclass. Both classes are package-private, hence their names.
+	 * written: Spring's own server response or client request for Reactor Netty, or a
+	 * decorator of one that overrides neither {@code writeWith} nor
+	 * {@code writeAndFlushWith}, and so hands its delegate the body it is given.
 	 */
 	static boolean releasesOnceSent(ReactiveHttpOutputMessage message) {
+		ReactiveHttpOutputMessage sent = message;
+		ReactiveHttpOutputMessage delegate = delegate(sent);
+		while (delegate != null && PASSES_BODY_ON.get(sent.getClass())) {
+			sent = delegate;
+			delegate = delegate(sent);
+		}
+		return sentByReactorNetty(sent);
+	}
+
+	/**
+	 * Whether the message is Spring's own server response or client request for Reactor
+	 * Netty, not a decorator of one nor a subclass. Both classes are package-private, hence
+	 * their names.
+	 */
+	static boolean sentByReactorNetty(ReactiveHttpOutputMessage message) {
 		String type = message.getClass().getName();
 		return type.equals(REACTOR_RESPONSE) || type.equals(REACTOR_REQUEST);
+	}
+
+	/**
+	 * The message that the given one decorates, a server response or a client request, or
+	 * {@code null} when it decorates none.
+	 */
+	static @Nullable ReactiveHttpOutputMessage delegate(ReactiveHttpOutputMessage message) {
+		if (message instanceof ServerHttpResponseDecorator decorator) {
+			return decorator.getDelegate();
+		}
+		if (message instanceof ClientHttpRequestDecorator decorator) {
+			return decorator.getDelegate();
+		}
+		return null;
 	}
 
 	/** Whether the body subscribed with the given context is paced. */

@@ -10,9 +10,7 @@ import reactor.netty.Connection;
 
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.http.client.reactive.ClientHttpRequest;
-import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
 import org.springframework.http.server.reactive.AbstractServerHttpResponse;
-import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 /**
  * The event loop that Reactor Netty sends a message on, to hand it the parts of a body
@@ -47,19 +45,13 @@ final class SendingEventLoop {
 	 */
 	static @Nullable Scheduler of(ReactiveHttpOutputMessage message) {
 		ReactiveHttpOutputMessage sent = message;
-		for (;;) {
-			if (sent instanceof ServerHttpResponseDecorator decorator) {
-				sent = decorator.getDelegate();
-			}
-			else if (sent instanceof ClientHttpRequestDecorator decorator) {
-				sent = decorator.getDelegate();
-			}
-			else {
-				break;
-			}
+		ReactiveHttpOutputMessage delegate = SendPacing.delegate(sent);
+		while (delegate != null) {
+			sent = delegate;
+			delegate = SendPacing.delegate(sent);
 		}
 		// Checked first: Reactor Netty's types load only for Reactor Netty's messages
-		return SendPacing.releasesOnceSent(sent) ? ReactorNettyLoops.of(sent) : null;
+		return SendPacing.sentByReactorNetty(sent) ? ReactorNettyLoops.of(sent) : null;
 	}
 
 	/** Reactor Netty's types, loaded only for its messages. */

@@ -61,6 +61,8 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.HttpMessageWriter;
+import org.springframework.http.client.reactive.ClientHttpConnector;
+import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -416,18 +418,27 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			.noneMatch((thread) -> thread.startsWith(Sources.DRIVER));
 	}
 
-	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "application/json", "application/x-ndjson" })
-	void aSlowServerLeavesAtMostTwoBatchesOfLiveBuffersInAWebClientRequest(String mediaType) throws Exception {
+	@ParameterizedTest(name = "{0}, request {1}")
+	@CsvSource({ "application/json, as it is", "application/x-ndjson, as it is", "application/json, decorated",
+			"application/x-ndjson, decorated" })
+	void aSlowServerLeavesAtMostTwoBatchesOfLiveBuffersInAWebClientRequest(String mediaType, String request)
+			throws Exception {
 		// Boot's WebClient (Fastpath's writers) on Reactor Netty with an allocator of its
 		// own, sending an endless body to a server that reads it slowly, then resets: the
 		// application's server plays no part
 		assumeTrue("Netty".equals(server()), "the client is the same whatever the server");
 		UnpooledByteBufAllocator allocator = new UnpooledByteBufAllocator(true);
-		WebClient client = this.client.mutate()
-			.clientConnector(new ReactorClientHttpConnector(HttpClient.create(ConnectionProvider.newConnection())
-				.option(ChannelOption.ALLOCATOR, allocator)))
-			.build();
+		ClientHttpConnector connector = new ReactorClientHttpConnector(
+				HttpClient.create(ConnectionProvider.newConnection()).option(ChannelOption.ALLOCATOR, allocator));
+		if (request.equals("decorated")) {
+			// As a connector that traces each request decorates it: the body passed on untouched
+			ClientHttpConnector plain = connector;
+			connector = (method, uri, callback) -> plain.connect(method, uri, (sent) -> {
+				sent.getHeaders().set("X-Trace", "yes");
+				return callback.apply(new ClientHttpRequestDecorator(sent));
+			});
+		}
+		WebClient client = this.client.mutate().clientConnector(connector).build();
 		try (ServerSocket server = new ServerSocket(0)) {
 			Mono<Void> sent = client.post()
 				.uri("http://localhost:" + server.getLocalPort() + "/")

@@ -60,7 +60,8 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, body),
 					Hints.merge(hints, OneBatchBody.HINT, body));
 		}
-		else if (paced) {
+		else if (SendPacing.reachesReactorNetty(message)) {
+			// Paced or not (a decorator that writes the body itself): cancelled with the write
 			write = super.write(inputStream, elementType, mediaType, new BatchedMessage(message, null), hints);
 		}
 		else {

@@ -103,7 +103,7 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 				() -> new ServerSentEventBatchWriter(this.encoder, this.twins, dataType, type, hints, logger), this.cap,
 				this.listener, WriteEvent.Kind.SERVER_SENT_EVENTS);
 		boolean paced = SendPacing.releasesOnceSent(message);
-		if (!(message instanceof ServerHttpResponse) && !paced) {
+		if (!(message instanceof ServerHttpResponse) && !SendPacing.reachesReactorNetty(message)) {
 			// The JDK's and Jetty's connectors end the write before they subscribe to the body
 			return SendPacing.pacedIf(false, message.writeAndFlushWith(parts(batches, hints)));
 		}

@@ -127,10 +127,30 @@ final class SendPacing {
 	}
 
 	/**
-	 * The message that the given one decorates, a server response or a client request, or
-	 * {@code null} when it decorates none.
+	 * Whether the message is Reactor Netty's, or a decorator of one, whatever the decorator
+	 * does with the body: its write ends once Reactor Netty has sent the body or failed to,
+	 * where the JDK's and Jetty's connectors end a request's write before they subscribe
+	 * to its body.
 	 */
-	static @Nullable ReactiveHttpOutputMessage delegate(ReactiveHttpOutputMessage message) {
+	static boolean reachesReactorNetty(ReactiveHttpOutputMessage message) {
+		return sentByReactorNetty(undecorated(message));
+	}
+
+	/**
+	 * The message that the given one decorates (server response, client request) through
+	 * every decorator, or the message itself when it decorates none.
+	 */
+	static ReactiveHttpOutputMessage undecorated(ReactiveHttpOutputMessage message) {
+		ReactiveHttpOutputMessage sent = message;
+		ReactiveHttpOutputMessage delegate = delegate(sent);
+		while (delegate != null) {
+			sent = delegate;
+			delegate = delegate(sent);
+		}
+		return sent;
+	}
+
+	private static @Nullable ReactiveHttpOutputMessage delegate(ReactiveHttpOutputMessage message) {
 		if (message instanceof ServerHttpResponseDecorator decorator) {
 			return decorator.getDelegate();
 		}

@@ -44,12 +44,7 @@ final class SendingEventLoop {
 	 * @return the scheduler, or {@code null}
 	 */
 	static @Nullable Scheduler of(ReactiveHttpOutputMessage message) {
-		ReactiveHttpOutputMessage sent = message;
-		ReactiveHttpOutputMessage delegate = SendPacing.delegate(sent);
-		while (delegate != null) {
-			sent = delegate;
-			delegate = SendPacing.delegate(sent);
-		}
+		ReactiveHttpOutputMessage sent = SendPacing.undecorated(message);
 		// Checked first: Reactor Netty's types load only for Reactor Netty's messages
 		return SendPacing.sentByReactorNetty(sent) ? ReactorNettyLoops.of(sent) : null;
 	}

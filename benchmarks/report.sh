@@ -4,8 +4,9 @@
 # benchmarks/results/report.md gives each row's first run with its quartiles and whether
 # the second run's median fell within them. It reuses the other scripts:
 #  - the JMH rows (benchmarks/run.sh, the GC profiler's bytes): JSON arrays read as a Flux
-#    and Flux responses written, on Netty's pooled direct buffers (3 forks) with heap rows
-#    beside them (1 fork), stock, stock with Blackbird, Fastpath and plain Jackson (the limit);
+#    and Flux responses written, on Netty's pooled direct buffers (3 forks, spread over the
+#    run) with heap rows beside them (1 fork), stock, stock with Blackbird, Fastpath and
+#    plain Jackson (the limit);
 #  - whole requests over HTTP to Reactor Netty, interleaved in one JVM (benchmarks/interleaved.sh,
 #    io.fastpath.benchmarks.Interleaved): the rows of the README's table, each in FORKS JVMs
 #    (2) whose per-round ratios are pooled, the report's other rows in REPORT_ONLY_FORKS (1);
@@ -33,22 +34,24 @@ SMOKE=${SMOKE:-0}
 WRK=${WRK:-0}
 if [ "$SMOKE" = 1 ]; then
 	REPORT=${REPORT:-benchmarks/results/report-smoke.md}
-	JMH_OPTIONS=(-f 1 -wi 1 -w 200ms -i 2 -r 200ms)
+	JMH_OPTIONS=(-wi 1 -w 200ms -i 2 -r 200ms)
 	JMH_ROWS=("JsonEncodeBenchmark -p target=flux -p element=record -p elements=10 -p factory=heap -p optimizeCreators=true -p mediaType=json")
+	JMH_FORKS=(1)
 	ROUNDS=20 BIG_ROUNDS=2 READ_WARMUP=1 WRITE_WARMUP=1 FORKS=${FORKS:-1}
 else
 	REPORT=${REPORT:-benchmarks/results/report.md}
 	# 5 s of warm-up: a fork of these methods reaches its steady speed after 2-4 s (with 1 s
 	# of warm-up the measured iterations were still climbing, their quartiles 2-4x apart).
-	# The headline rows, on Netty's pooled direct buffers, in 3 forks; the heap rows beside
-	# them in one, to stay under 25 minutes.
+	# The headline rows, on Netty's pooled direct buffers, in 3 forks (JMH_FORKS); the heap
+	# rows beside them in one, to stay under 25 minutes.
 	JMH_OPTIONS=(-wi 5 -w 1s -i 5 -r 500ms)
 	JMH_ROWS=(
-		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct -f 3"
-		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=heap -f 1"
-		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct -p mediaType=json -f 3"
-		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=heap -p mediaType=json -f 1"
+		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=netty-direct"
+		"JsonArrayDecodeBenchmark -p target=flux -p element=record -p elements=1000 -p buffers=1 -p optimizeCreators=true -p meters=off -p factory=heap"
+		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=netty-direct -p mediaType=json"
+		"JsonEncodeBenchmark -p target=flux -p element=record -p elements=1000 -p optimizeCreators=true -p factory=heap -p mediaType=json"
 	)
+	JMH_FORKS=(3 1 3 1)
 	ROUNDS=100 BIG_ROUNDS=10 READ_WARMUP=8 WRITE_WARMUP=15 FORKS=${FORKS:-2}
 fi
 # JVMs a row runs in (rounds of each pooled): the README's rows in FORKS, the others in these
@@ -100,18 +103,36 @@ started=$(date +%s)
 load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
 ./mvnw -B -q -pl benchmarks -am package -DskipTests
 
-run() { # $1: the run's number; its tables and rows go to $work
-	local n=$1 spec title warmup row=10 run_started
-	run_started=$(date +%s)
-	for spec in "${JMH_ROWS[@]}"; do
-		echo "Run $n: JMH $spec" >&2
+# The JMH rows' forks are spread over a run: the first fork of every row before the
+# whole-request rows, each further one after an equal share of them. A machine whose
+# speed drifts over minutes then moves a row's forks apart within a run, and their pooled
+# quartiles hold that drift, as the whole-request rows' pooled forks hold the spread
+# between JVMs; a row's forks run back to back would give quartiles of one moment.
+jmh_slots=1
+for forks in "${JMH_FORKS[@]}"; do
+	[ "$forks" -gt "$jmh_slots" ] && jmh_slots=$forks
+done
+interleaved_rows=$(cut -d'|' -f3 "$ROWS_FILE" | awk '!seen[$0]++' | wc -l)
+
+jmh_slot() { # $1: the run's number, $2: the slot: a fork of each row that has that many
+	local n=$1 slot=$2 i table slot_started
+	slot_started=$(date +%s)
+	for i in "${!JMH_ROWS[@]}"; do
+		[ "$slot" -le "${JMH_FORKS[$i]}" ] || continue
+		echo "Run $n: JMH ${JMH_ROWS[$i]}, fork $slot of ${JMH_FORKS[$i]}" >&2
+		table="$work/jmh-$n-$((i + 10))-$slot"
 		# shellcheck disable=SC2086
-		REPORT="$work/jmh-$n-$row.md" ROWS="$work/jmh-$n.tsv" SKIP_BUILD=1 benchmarks/run.sh $spec "${JMH_OPTIONS[@]}" \
-			>/dev/null || { tail -40 "$work/jmh-$n-$row.log" >&2; exit 1; }
-		row=$((row + 1))
+		REPORT="$table.md" ROWS="$work/jmh-$n.tsv" SKIP_BUILD=1 benchmarks/run.sh ${JMH_ROWS[$i]} -f 1 \
+			"${JMH_OPTIONS[@]}" </dev/null >/dev/null || { tail -40 "$table.log" >&2; exit 1; }
 	done
-	echo "$n"$'\tJMH\t-\t'$(($(date +%s) - run_started)) >>"$work/row-seconds.tsv"
-	row=10
+	jmh_seconds=$((jmh_seconds + $(date +%s) - slot_started))
+}
+
+run() { # $1: the run's number; its tables and rows go to $work
+	local n=$1 title warmup row=10 run_started slot=1
+	run_started=$(date +%s)
+	jmh_seconds=0
+	jmh_slot "$n" 1
 	local ran=$'\n' forks row_started
 	while IFS='|' read -r _ _ title _ _ _ kind _; do
 		[[ "$ran" == *$'\n'"$title"$'\n'* ]] && continue
@@ -130,7 +151,17 @@ run() { # $1: the run's number; its tables and rows go to $work
 			|| { echo "No row titled '$title' in benchmarks/interleaved.sh" >&2; exit 1; }
 		printf '%s\t%s\t%s\t%s\n' "$n" "$title" "$forks" $(($(date +%s) - row_started)) >>"$work/row-seconds.tsv"
 		row=$((row + 1))
+		# the next JMH slot once its share of the rows has run
+		if [ "$slot" -lt "$jmh_slots" ] && [ $(((row - 10) * jmh_slots)) -ge $((slot * interleaved_rows)) ]; then
+			slot=$((slot + 1))
+			jmh_slot "$n" "$slot"
+		fi
 	done <"$ROWS_FILE"
+	while [ "$slot" -lt "$jmh_slots" ]; do
+		slot=$((slot + 1))
+		jmh_slot "$n" "$slot"
+	done
+	echo "$n"$'\tJMH\t-\t'"$jmh_seconds" >>"$work/row-seconds.tsv"
 	if [ "$WRK" = 1 ]; then
 		echo "Run $n: benchmarks/load.sh" >&2
 		REPORT="$work/load-$n.md" benchmarks/load.sh </dev/null >/dev/null
@@ -201,18 +232,34 @@ END {
 	}
 }'
 # The JMH rows: each method's ops/s median [quartiles] and B/op in the first run, the
-# second run's median and whether it is within the first's quartiles.
+# second run's median and whether it is within the first's quartiles. A run's lines of one
+# method (a fork each) are pooled: the quartiles of every measured iteration, as JMH takes
+# a percentile (Apache Commons Math's default), and the mean of the forks' B/op.
 JMH_TABLE='
 BEGIN { FS = "\t"; method[1] = "stock"; method[2] = "stockBlackbird"; method[3] = "fastpath"; method[4] = "jackson" }
 function group(n,   s) { s = sprintf("%.0f", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+function percentile(values, n, p,   pos, low) {
+	pos = p * (n + 1) / 100
+	if (pos < 1) return values[1]
+	if (pos >= n) return values[n]
+	low = int(pos)
+	return values[low] + (pos - low) * (values[low + 1] - values[low])
+}
 {
 	run = (FILENAME ~ /jmh-1\.tsv$/) ? 1 : 2
 	row = $1 " | " $2
 	if (run == 1 && !(row in seen)) { seen[row] = 1; order[++rows] = row }
 	key = run SUBSEP row SUBSEP $3
-	q1[key] = $4; med[key] = $5; q3[key] = $6; bop[key] = $7
+	scores[key] = (key in scores) ? scores[key] "," $4 : $4
+	bytes[key] += $5; forks[key]++
 }
 END {
+	for (key in scores) {
+		n = split(scores[key], values, ",")
+		for (i = 2; i <= n; i++) { v = values[i] + 0; for (j = i - 1; j >= 1 && values[j] + 0 > v; j--) values[j + 1] = values[j]; values[j + 1] = v }
+		q1[key] = percentile(values, n, 25); med[key] = percentile(values, n, 50); q3[key] = percentile(values, n, 75)
+		bop[key] = bytes[key] / forks[key]
+	}
 	for (i = 1; i <= rows; i++) {
 		r = order[i]; line = "| " r
 		for (m = 1; m <= 4; m++) {
@@ -265,8 +312,10 @@ mkdir -p "$(dirname "$REPORT")"
 	echo "hold the spread between JVMs; bytes are the median of the pooled per-round ratios."
 	echo "A baseline's µs/op and B/op are the median of every fork's rounds pooled."
 	echo
-	echo "JMH (\`benchmarks/run.sh\`, \`${JMH_OPTIONS[*]}\`, \`-prof gc\`$([ "$SMOKE" = 1 ] || echo ", the rows on Netty's buffers in 3 forks, on heap in 1")): ops/s as the median"
-	echo "[quartiles] of the measured iterations of every fork, B/op as \`gc.alloc.rate.norm\`; the"
+	echo "JMH (\`benchmarks/run.sh\`, \`-f 1 ${JMH_OPTIONS[*]}\`, \`-prof gc\`$([ "$SMOKE" = 1 ] || echo ", the rows on Netty's buffers in 3 forks, on heap in 1")): ops/s as the median"
+	echo "[quartiles] of the measured iterations of every fork, B/op as the mean of the forks' \`gc.alloc.rate.norm\`;"
+	echo "a row's forks are spread over the run (the first before the whole-request rows, the others"
+	echo "after each third of them), so its quartiles hold the machine's drift over a run; the"
 	echo "methods of one parameter combination run back to back. The limit is plain Jackson: the whole"
 	echo "array read from one \`byte[]\`, or the list written into one."
 	echo

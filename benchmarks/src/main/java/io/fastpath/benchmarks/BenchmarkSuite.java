@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -27,7 +29,6 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs the benchmarks, each with a {@code stock} and a {@code fastpath} method, with the
@@ -49,7 +50,7 @@ import org.openjdk.jmh.util.Statistics;
  * one fork, a full run of every benchmark takes about 20 minutes on two cores
  * ({@code report.sh} runs a few rows with three forks and fewer iterations instead).
  * The table is also written to the file named by {@code -Dreport=...}, if set; with
- * {@code -Drows=...}, each method's throughput quartiles and bytes per operation are
+ * {@code -Drows=...}, each method's measured throughputs and bytes per operation are
  * appended to that file as tab-separated lines, for {@code report.sh} to compare runs.
  */
 public final class BenchmarkSuite {
@@ -127,18 +128,23 @@ public final class BenchmarkSuite {
 
 	/**
 	 * One tab-separated line per method and parameter combination: class, parameters,
-	 * method, the 25th, 50th and 75th percentiles of its measured iterations' throughput
-	 * (every fork's iterations together), and its bytes per operation.
+	 * method, the throughput of each measured iteration of every fork (comma-separated),
+	 * and its bytes per operation. {@code report.sh} pools the lines of several runs of
+	 * one row (a fork each, at different times) before it takes their quartiles.
 	 */
 	static String rows(Collection<RunResult> results) {
 		StringBuilder rows = new StringBuilder();
 		for (RunResult result : results) {
 			String benchmark = result.getParams().getBenchmark();
 			int lastDot = benchmark.lastIndexOf('.');
-			Statistics throughput = result.getPrimaryResult().getStatistics();
+			List<String> scores = new ArrayList<>();
+			for (BenchmarkResult fork : result.getBenchmarkResults()) {
+				for (IterationResult iteration : fork.getIterationResults()) {
+					scores.add(decimal(iteration.getPrimaryResult().getScore()));
+				}
+			}
 			rows.append(String.join("\t", benchmark.substring(benchmark.lastIndexOf('.', lastDot - 1) + 1, lastDot),
-					params(result), benchmark.substring(lastDot + 1), decimal(throughput.getPercentile(25)),
-					decimal(throughput.getPercentile(50)), decimal(throughput.getPercentile(75)),
+					params(result), benchmark.substring(lastDot + 1), String.join(",", scores),
 					allocation(result).replace(",", "")))
 				.append('\n');
 		}

@@ -86,6 +86,8 @@ row "Response: Flux<T> of 1000 records as NDJSON, against the mapper's byte[] (a
 row "Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-1000:stock request=flux-sse-1000:stock request=flux-sse-1000:fastpath \
 	request=firstahead-sse-1000:stock request=cappedahead-sse-1000:stock
+row "Response: Flux<T> of 1000 records as NDJSON and as server-sent events, Fastpath alone against the mapper's byte[] (no stock Flux path in the JVM)" \
+	request=bytes-1000:stock request=flux-ndjson-1000:fastpath request=flux-sse-1000:fastpath
 row "Response: Flux<T> of 10 records as NDJSON and as server-sent events, against the mapper's byte[] (as a JSON array)" \
 	request=bytes-10:stock request=flux-ndjson-10:stock request=flux-ndjson-10:fastpath \
 	request=flux-sse-10:stock request=flux-sse-10:fastpath request=firstahead-ndjson-10:stock \

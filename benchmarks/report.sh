@@ -25,7 +25,7 @@
 # (24 on Netty's buffers, 8 on heap) about 5 minutes a run; a whole-request fork about 3-4 s of JVM start,
 # servers and answer checks, its warm-up (8 s, 15 s for responses) and its rounds (about 1 s;
 # 3 s for the 4 MB part, 5 s for the 100 MB one): the README's rows in 2 forks and the other
-# 4 in one, about 7 minutes a run; about 23 minutes in all. The report gives each row's
+# 5 in one, about 7.5 minutes a run; about 23 minutes in all. The report gives each row's
 # seconds, to check this against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +85,8 @@ Response: `Flux<T>` of 1000 records, NDJSON|the mapper's `byte[]`, one write|Res
 Response: `Flux<T>` of 1000 records, server-sent events|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as server-sent events, against the mapper's byte[] (as a JSON array)|flux-sse-1000:stock|-|flux-sse-1000:fastpath|write|readme
 A hostile multipart body: 1 MB of `a` under a boundary of 4,000 `a`|stock|A hostile multipart body: 1 MB of a under a boundary of 4,000 a, never found|hostile-1mb:stock|-|hostile-1mb:fastpath|read|report
 A hostile multipart body: 4 MB of `a` under a boundary of 4,000 `a`|stock|A hostile multipart body: 4 MB of a under a boundary of 4,000 a, never found|hostile-4mb:stock|-|hostile-4mb:fastpath|read|report
+Response: `Flux<T>` of 1000 records, NDJSON, no stock `Flux` path in the JVM|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as NDJSON and as server-sent events, Fastpath alone against the mapper's byte[] (no stock Flux path in the JVM)|-|-|flux-ndjson-1000:fastpath|write|report
+Response: `Flux<T>` of 1000 records, server-sent events, no stock `Flux` path in the JVM|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records as NDJSON and as server-sent events, Fastpath alone against the mapper's byte[] (no stock Flux path in the JVM)|-|-|flux-sse-1000:fastpath|write|report
 Response: `Flux<T>` of 10 records, NDJSON|the mapper's `byte[]`, one write|Response: Flux<T> of 10 records as NDJSON and as server-sent events, against the mapper's byte[] (as a JSON array)|flux-ndjson-10:stock|-|flux-ndjson-10:fastpath|write|report
 Response: `Flux<T>` of 10 records, server-sent events|the mapper's `byte[]`, one write|Response: Flux<T> of 10 records as NDJSON and as server-sent events, against the mapper's byte[] (as a JSON array)|flux-sse-10:stock|-|flux-sse-10:fastpath|write|report
 Response: `Flux<T>` of 1000 records from another thread, JSON array|the mapper's `byte[]`, one write|Response: Flux<T> of 1000 records handed over from another thread (publishOn), against the mapper's byte[] (as a JSON array)|threaded-json-1000:stock|-|threaded-json-1000:fastpath|write|report

@@ -90,7 +90,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * through stock's own writers on the same server, with sources that Reactor fuses, that
  * it does not and, on Reactor Netty, on a thread of their own), both also through a
  * response decorated as a filter that traces the exchange decorates it, connections reset
- * at every phase of a response from sources that Reactor fuses, that it does not, and
+ * at every phase of a response from sources that Reactor fuses, that it does not (also
+ * through a response decorated to pass its body on and one decorated to write it), and
  * that block between two values (every buffer released once: on Reactor Netty the
  * server's allocator holds no more once a response has ended than before it was asked
  * for, and Netty's paranoid leak detector runs; on Tomcat and Jetty, whose buffers are on
@@ -237,15 +238,15 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 	}
 
 	/**
-	 * Read 256 KB of the endless body of the path (with its query), 8 KB every 5 ms, reset,
-	 * and count the values made until the source stopped. The sockets take 16 KB each (the client's receive buffer
-	 * here, the server's send buffer in {@link Faults}): the system grows them to
-	 * megabytes on a loopback connection, and they would take most of what a writer makes
-	 * while the client reads (seen: 10-15x stock's count on all three servers, with what
-	 * the writers held within the slow-client test's bound), so the count would tell which
-	 * writer filled them faster rather than what the server makes beyond what the client
-	 * took. Stock's buffers are not checked: its SSE writer leaves some unreleased on Jetty
-	 * when the client goes (seen here).
+	 * Read 256 KB of the endless body of the path (with its query), 8 KB every 5 ms,
+	 * reset, and count the values made until the source stopped. The sockets take 16 KB
+	 * each (the client's receive buffer here, the server's send buffer in
+	 * {@link Faults}): the system grows them to megabytes on a loopback connection, and they
+	 * would take most of what a writer makes while the client reads (seen: 10-15x stock's
+	 * count on all three servers, with what the writers held within the slow-client
+	 * test's bound), so the count would tell which writer filled them faster rather than
+	 * what the server makes beyond what the client took. Stock's buffers are not checked:
+	 * its SSE writer leaves some unreleased on Jetty when the client goes (seen here).
 	 */
 	private long madeForAClientThatLeaves(String path, String mediaType, boolean checkBuffers) throws Exception {
 		String id = newId();

@@ -31,10 +31,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  * the headers in a single write and without chunk framing, cheaper than a chunked
  * {@code Flux} of the same bytes. A streaming media type, a {@code Mono}, a body of more
  * than one batch, and a request body ({@code WebClient}) are written in the stock
- * writer's way, but that a body written straight to Reactor Netty is paced by what it
- * has sent ({@link SendPacing}), a streaming body's batches are released when the write
- * ends before the transport took them ({@link FlushedParts}), and a body is cancelled
- * when its write ends first ({@link BodyCancellation}).
+ * writer's way, but that a body that reaches Reactor Netty as it is written is paced by
+ * what it has sent ({@link SendPacing}), a streaming body's batches are released when the
+ * write ends before the transport took them ({@link FlushedParts}), and a body is
+ * cancelled when its write ends first ({@link BodyCancellation}).
  *
  * @author Fastpath
  */

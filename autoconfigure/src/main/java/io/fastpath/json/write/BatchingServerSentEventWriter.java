@@ -31,14 +31,14 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 /**
  * A stock {@link ServerSentEventHttpMessageWriter} with a Jackson encoder whose events
  * are written in batches ({@link ReadyBatches}): the events the source has ready in one
- * buffer and one flush, where the stock writer gives each event three buffers and a
- * flush of its own. No event waits for another: a batch is flushed as soon as the source
- * has nothing more ready. The bytes are the stock writer's; JSON data is written with the
+ * buffer and one flush, where the stock writer gives each event three buffers and a flush
+ * of its own. No event waits for another: a batch is flushed as soon as the source has
+ * nothing more ready. The bytes are the stock writer's; JSON data is written with the
  * twin of the encoder's mapper, given twins, as {@link BatchingJsonEncoder} writes
- * values. A body written straight to
- * Reactor Netty is paced by what it has sent ({@link SendPacing}); batches the transport
- * never took are released when the write ends ({@link FlushedParts}), and the body is
- * cancelled when the write ends first ({@link BodyCancellation}).
+ * values. A body that reaches Reactor Netty as it is written is paced by what it has sent
+ * ({@link SendPacing}); batches the transport never took are released when the write ends
+ * ({@link FlushedParts}), and the body is cancelled when the write ends first
+ * ({@link BodyCancellation}).
  *
  * @author Fastpath
  */

@@ -50,8 +50,8 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * batch is emitted only when requested; without demand the batch grows to the cap (to what
  * the batch emitted last leaves of two caps), and then the values stay in the queue (at
  * most the prefetch) and no more are requested.
- * A body paced by what its transport has sent ({@link SendPacing}: written straight to
- * Reactor Netty, which asks for 128 buffers ahead) holds at most two caps of buffers
+ * A body paced by what its transport has sent ({@link SendPacing}: one that reaches
+ * Reactor Netty as it is written, which asks for 128 buffers ahead) holds at most two caps of buffers
  * written and not yet released by the transport, the batch being filled included: the
  * batch it fills is allocated, filled and grown within what the emitted ones leave of that
  * budget, and waits for their release when they leave nothing.

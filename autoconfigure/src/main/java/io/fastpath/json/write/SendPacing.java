@@ -82,7 +82,7 @@ final class SendPacing {
 	 * write made inside another (a {@code WebClient} body written from a response's
 	 * source) does not inherit the other's pacing from the context it is subscribed in,
 	 * and wait for releases its own transport never gives.
-	 * @param paced whether its message writes straight to Reactor Netty
+	 * @param paced whether its message hands the body to Reactor Netty as it is written
 	 * ({@link #releasesOnceSent})
 	 * @param write the write of a body
 	 * @return the write, saying so

@@ -49,7 +49,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * a disk), it counts only work. It does not cancel other work on shared cores (measured
  * under load it grew as the time did), so it is judged as the time is, by its ratios.
  * Options: {@code --rounds} (default 60), {@code --block-ms} (2), {@code --warmup-s}
- * (total warm-up, shared by the sides, default 8), {@code --seed} (of the order; default
+ * (total warm-up, an equal share of it for each side, counted in its own running time,
+ * default 8), {@code --seed} (of the order; default
  * the clock), {@code --report FILE} to append the
  * table to a file, {@code --title TEXT} for its heading, {@code --raw FILE} to write the
  * rounds themselves (every side's time, bytes and CPU per operation in every round).
@@ -110,12 +111,21 @@ public final class Interleaved {
 
 	private static void run(List<Side> sides, Options options) throws Exception {
 		long blockNanos = options.blockMillis * 1_000_000L;
-		// Warm-up: every side in turn, in blocks, until the time is spent; the last blocks
-		// tell how many operations make a block of each side.
-		long warmupEnd = System.nanoTime() + options.warmupSeconds * 1_000_000_000L;
-		while (System.nanoTime() < warmupEnd) {
+		// Warm-up: the sides in turn, in blocks, each until it has run for its share of the
+		// time; the last blocks tell how many operations make a block of each side. A share
+		// each, not the time shared in turns: a side whose request takes ten times the
+		// others' would take most of the warm-up, and the others' code would start the
+		// rounds less compiled, reading slower than in a JVM of their own
+		// (docs/benchmarks.md, "The JVM a row runs in").
+		long share = options.warmupSeconds * 1_000_000_000L / sides.size();
+		boolean warming = true;
+		while (warming) {
+			warming = false;
 			for (Side side : sides) {
-				side.calibrate(blockNanos);
+				if (side.warmedNanos < share) {
+					side.calibrate(blockNanos);
+					warming = true;
+				}
 			}
 		}
 		long counterCost = counterCost();
@@ -346,6 +356,9 @@ public final class Interleaved {
 
 		int operationsPerBlock = 1;
 
+		/** The time this side has run in the warm-up. */
+		long warmedNanos;
+
 		Side(String name, Object state, Method method) {
 			this.name = name;
 			this.state = state;
@@ -370,7 +383,9 @@ public final class Interleaved {
 		void calibrate(long blockNanos) throws IOException {
 			long start = System.nanoTime();
 			invoke(this.operationsPerBlock);
-			long perOperation = Math.max(1, (System.nanoTime() - start) / this.operationsPerBlock);
+			long elapsed = System.nanoTime() - start;
+			this.warmedNanos += elapsed;
+			long perOperation = Math.max(1, elapsed / this.operationsPerBlock);
 			this.operationsPerBlock = (int) Math.max(1, Math.min(1_000_000, blockNanos / perOperation));
 		}
 

@@ -89,9 +89,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * source stops within twice the values stock makes for the same client, measured here
  * through stock's own writers on the same server, with sources that Reactor fuses, that
  * it does not and, on Reactor Netty, on a thread of their own), both also through a
- * response decorated as a filter that traces the exchange decorates it, connections reset
+ * response decorated as a filter that traces the exchange decorates it and one decorated
+ * to hand out heap buffers (which Spring copies for Reactor Netty), connections reset
  * at every phase of a response from sources that Reactor fuses, that it does not (also
- * through a response decorated to pass its body on and one decorated to write it), and
+ * through a response decorated to pass its body on, one decorated to write it and one
+ * decorated for heap buffers), and
  * that block between two values (every buffer released once: on Reactor Netty the
  * server's allocator holds no more once a response has ended than before it was asked
  * for, and Netty's paranoid leak detector runs; on Tomcat and Jetty, whose buffers are on
@@ -175,7 +177,9 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			"text/event-stream, fused, as it is", "application/json, threaded, as it is",
 			"application/x-ndjson, threaded, as it is", "text/event-stream, threaded, as it is",
 			"application/json, fused, decorated", "application/x-ndjson, fused, decorated",
-			"text/event-stream, fused, decorated" })
+			"text/event-stream, fused, decorated", "application/json, fused, decorated for heap buffers",
+			"application/x-ndjson, fused, decorated for heap buffers",
+			"text/event-stream, fused, decorated for heap buffers" })
 	void aSlowClientLeavesAtMostTwoBatchesOfLiveBuffersInTheServer(String mediaType, String source, String response)
 			throws Exception {
 		// Ended by a reset: see RESET_SOURCES
@@ -208,7 +212,10 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			"application/x-ndjson, hidden, as it is", "text/event-stream, hidden, as it is",
 			"application/json, threaded, as it is", "application/x-ndjson, threaded, as it is",
 			"text/event-stream, threaded, as it is", "application/json, fused, decorated",
-			"application/x-ndjson, fused, decorated", "text/event-stream, fused, decorated" })
+			"application/x-ndjson, fused, decorated", "text/event-stream, fused, decorated",
+			"application/json, fused, decorated for heap buffers",
+			"application/x-ndjson, fused, decorated for heap buffers",
+			"text/event-stream, fused, decorated for heap buffers" })
 	void aClientThatLeavesStopsTheSourceWithinTwiceTheValuesStockMakes(String mediaType, String source,
 			String response) throws Exception {
 		// Larger batches hold more values by design (two of 100 KB: about 2,700 events,
@@ -226,13 +233,16 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 	/**
 	 * The query parameter that has {@link LiveBuffers} hand the endpoint the response as it
 	 * is, decorated as a filter that traces the exchange decorates it, passing the body on
-	 * untouched, or decorated to write the body itself, as a filter that logs it does.
+	 * untouched, decorated to write the body itself, as a filter that logs it does, or
+	 * decorated to hand out heap buffers, passing the body on (on Tomcat and Jetty every
+	 * response is, to count them).
 	 */
 	private static String responseView(String view) {
 		return switch (view) {
 			case "as it is" -> "";
 			case "decorated" -> "&response=decorated";
 			case "decorated to write its body" -> "&response=writing";
+			case "decorated for heap buffers" -> "&response=heap";
 			default -> throw new IllegalArgumentException(view);
 		};
 	}
@@ -271,7 +281,8 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 	@Test
 	void resetsAtEveryPhaseOfAResponseReleaseEveryBuffer() throws Exception {
 		for (String source : RESET_SOURCES) {
-			for (String view : new String[] { "as it is", "decorated", "decorated to write its body" }) {
+			for (String view : new String[] { "as it is", "decorated", "decorated to write its body",
+					"decorated for heap buffers" }) {
 				resetAtEveryPhase(source + responseView(view), ", response " + view);
 			}
 		}
@@ -653,7 +664,9 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 	 * write heap buffers that the allocator does not count); on Tomcat and Jetty, what
 	 * the counting factory the response hands out holds, a factory per request. It also
 	 * decorates the response when asked to: as a filter that traces the exchange would
-	 * ({@code response=decorated}), or one that logs the body ({@code response=writing}).
+	 * ({@code response=decorated}), one that logs the body ({@code response=writing}), or
+	 * one that hands out heap buffers ({@code response=heap}, counted by a factory of the
+	 * request's on Reactor Netty too).
 	 */
 	static final class LiveBuffers implements WebFilter {
 
@@ -676,8 +689,10 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 			String id = exchange.getRequest().getQueryParams().getFirst("id");
 			ServerHttpResponse response = exchange.getResponse();
 			// On Reactor Netty the server's allocator counts the buffers: the response keeps
-			// its factory, whose buffers Reactor Netty releases once sent
-			if (!this.netty && id != null) {
+			// its factory, whose buffers Reactor Netty releases once sent, unless asked to
+			// hand out heap buffers, which Spring copies for Reactor Netty
+			boolean heap = "heap".equals(exchange.getRequest().getQueryParams().getFirst("response"));
+			if ((!this.netty || heap) && id != null) {
 				LeakTrackingDataBufferFactory.Heap factory = (LeakTrackingDataBufferFactory.Heap) LeakTrackingDataBufferFactory
 					.heap();
 				this.factories.put(id, factory);
@@ -724,11 +739,9 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		}
 
 		long live(String id) {
-			if (this.netty) {
-				return this.nettyLive.getAsLong();
-			}
 			LeakTrackingDataBufferFactory.Heap factory = this.factories.get(id);
-			return (factory != null) ? factory.capacityHeld() : 0;
+			long heap = (factory != null) ? factory.capacityHeld() : 0;
+			return this.netty ? this.nettyLive.getAsLong() + heap : heap;
 		}
 
 		/** The request of the given id is about to be sent. */

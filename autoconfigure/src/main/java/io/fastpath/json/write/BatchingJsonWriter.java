@@ -50,7 +50,6 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 		if (inputStream instanceof Mono) {
 			return super.write(inputStream, elementType, mediaType, message, hints);
 		}
-		boolean paced = SendPacing.releasesOnceSent(message);
 		Mono<Void> write;
 		if (message instanceof ServerHttpResponse) {
 			// Responses only: a client connector may subscribe to a request body after the
@@ -69,7 +68,7 @@ final class BatchingJsonWriter extends EncoderHttpMessageWriter<Object> {
 			// its end says nothing of the body's
 			write = super.write(inputStream, elementType, mediaType, message, hints);
 		}
-		return SendPacing.pacedIf(paced, write);
+		return SendPacing.pacedIf(message, write);
 	}
 
 	/**

@@ -102,14 +102,13 @@ final class BatchingServerSentEventWriter implements HttpMessageWriter<Object> {
 		ReadyBatches<Object> batches = new ReadyBatches<>(input, message.bufferFactory(),
 				() -> new ServerSentEventBatchWriter(this.encoder, this.twins, dataType, type, hints, logger), this.cap,
 				this.listener, WriteEvent.Kind.SERVER_SENT_EVENTS);
-		boolean paced = SendPacing.releasesOnceSent(message);
 		if (!(message instanceof ServerHttpResponse) && !SendPacing.reachesReactorNetty(message)) {
 			// The JDK's and Jetty's connectors end the write before they subscribe to the body
-			return SendPacing.pacedIf(false, message.writeAndFlushWith(parts(batches, hints)));
+			return SendPacing.notPaced(message.writeAndFlushWith(parts(batches, hints)));
 		}
 		Mono<Void> write = BodyCancellation.cancelledWithWrite(batches,
 				(body) -> FlushedParts.writeAndFlush(message, parts(body, hints)));
-		return SendPacing.pacedIf(paced, write);
+		return SendPacing.pacedIf(message, write);
 	}
 
 	/** Each batch as a part of its own, flushed after it, as the stock writer flushes each event. */

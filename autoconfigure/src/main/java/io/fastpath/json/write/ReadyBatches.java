@@ -301,10 +301,11 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		// Owned by the drain loop.
 
 		/**
-		 * Whether the batches are paced by their release ({@link SendPacing}): told by the
-		 * subscriber's context, and given up should a batch not be able to tell.
+		 * The buffer factory of the message Reactor Netty sends, when the batches are paced by
+		 * their release ({@link SendPacing}): told by the subscriber's context; {@code null}
+		 * when they are not paced.
 		 */
-		private boolean paced;
+		private @Nullable DataBufferFactory pacingTransport;
 
 		/**
 		 * Whether the batch goes out before the next poll of a fused streaming source: after
@@ -394,7 +395,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			if (Operators.validate(this.upstream, subscription)) {
 				this.upstream = subscription;
 				this.queue = fuse(subscription);
-				this.paced = SendPacing.isPaced(currentContext());
+				this.pacingTransport = SendPacing.pacingTransport(currentContext());
 				this.actual.onSubscribe(this);
 				// The first request is made from the drain loop, so that a source that emits
 				// as it is requested fills the queue before the first batch is written.
@@ -717,7 +718,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * and no value waits for one not yet made, only for the bytes ahead of it.
 		 */
 		private boolean sending() {
-			return this.paced && this.unsent > 0;
+			return this.pacingTransport != null && this.unsent > 0;
 		}
 
 		/**
@@ -728,7 +729,7 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 		 * @param demand whether the downstream asked for a batch not yet emitted
 		 */
 		private int unsent(boolean demand) {
-			if (this.paced) {
+			if (this.pacingTransport != null) {
 				return this.unsent;
 			}
 			return demand ? 0 : this.lastEmitted;
@@ -929,17 +930,12 @@ final class ReadyBatches<T> extends Flux<DataBuffer> {
 			this.valuesOut = this.written;
 			this.bytesOut += size;
 			DataBuffer out = current;
-			if (this.paced && !last) {
+			DataBufferFactory transport = this.pacingTransport;
+			if (transport != null && !last) {
 				// The memory it holds, which may be more than its bytes
 				int held = current.capacity();
-				DataBuffer signalling = SendPacing.signalling(current, held, this);
-				if (signalling != null) {
-					UNSENT.addAndGet(this, held);
-					out = signalling;
-				}
-				else {
-					this.paced = false;
-				}
+				UNSENT.addAndGet(this, held);
+				out = SendPacing.signalling(current, held, this, transport);
 			}
 			this.actual.onNext(out);
 			if (this.fused && this.streaming && !last) {

@@ -1,7 +1,10 @@
 package io.fastpath.json.write;
 
+import java.util.function.Predicate;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -9,13 +12,14 @@ import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBuffer.ByteBufferIterator;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
-
-import io.fastpath.buffer.NettyBuffers;
 
 /**
  * Whether the batches of a body are paced by what its transport has sent, and the
@@ -41,8 +45,6 @@ import io.fastpath.buffer.NettyBuffers;
  * @author Fastpath
  */
 final class SendPacing {
-
-	private static final boolean NETTY_PRESENT = NettyBuffers.onClassPath();
 
 	private static final String REACTOR_RESPONSE = "org.springframework.http.server.reactive.ReactorServerHttpResponse";
 
@@ -71,7 +73,10 @@ final class SendPacing {
 
 	};
 
-	/** The {@code Context} key of whether a body is paced. */
+	/**
+	 * The {@code Context} key of whether a body is paced: the buffer factory of the message
+	 * that Reactor Netty sends (its connection's allocator), or {@code false}.
+	 */
 	private static final String PACED = SendPacing.class.getName() + ".PACED";
 
 	private SendPacing() {
@@ -82,22 +87,34 @@ final class SendPacing {
 	 * write made inside another (a {@code WebClient} body written from a response's
 	 * source) does not inherit the other's pacing from the context it is subscribed in,
 	 * and wait for releases its own transport never gives.
-	 * @param paced whether its message hands the body to Reactor Netty as it is written
-	 * ({@link #releasesOnceSent})
-	 * @param write the write of a body
+	 * @param message the message the body is written to: the body is paced if it hands the
+	 * body to Reactor Netty as it is written ({@link #releasesOnceSent})
+	 * @param write the write of the body
 	 * @return the write, saying so
 	 */
-	static Mono<Void> pacedIf(boolean paced, Mono<Void> write) {
+	static Mono<Void> pacedIf(ReactiveHttpOutputMessage message, Mono<Void> write) {
+		// Every decorator of a message that releases once sent passes the body on
+		Object paced = releasesOnceSent(message) ? undecorated(message).bufferFactory() : Boolean.FALSE;
 		return write.contextWrite((context) -> context.put(PACED, paced));
 	}
 
 	/**
-	 * The context of a subscriber whose bodies are paced.
+	 * Say that the body of the given write is not paced.
+	 * @param write the write of the body
+	 * @return the write, saying so
+	 */
+	static Mono<Void> notPaced(Mono<Void> write) {
+		return write.contextWrite((context) -> context.put(PACED, Boolean.FALSE));
+	}
+
+	/**
+	 * The context of a subscriber whose bodies are paced, sent through a connection whose
+	 * allocator is Netty's unpooled one.
 	 * @param context the subscriber's context
 	 * @return the context that says so
 	 */
 	static Context paced(Context context) {
-		return context.put(PACED, Boolean.TRUE);
+		return context.put(PACED, NettyBatches.UNPOOLED);
 	}
 
 	/**
@@ -107,13 +124,7 @@ final class SendPacing {
 	 * {@code writeAndFlushWith}, and so hands its delegate the body it is given.
 	 */
 	static boolean releasesOnceSent(ReactiveHttpOutputMessage message) {
-		ReactiveHttpOutputMessage sent = message;
-		ReactiveHttpOutputMessage delegate = delegate(sent);
-		while (delegate != null && PASSES_BODY_ON.get(sent.getClass())) {
-			sent = delegate;
-			delegate = delegate(sent);
-		}
-		return sentByReactorNetty(sent);
+		return sentByReactorNetty(innermost(message, PASSES_BODY_ON::get));
 	}
 
 	/**
@@ -141,9 +152,18 @@ final class SendPacing {
 	 * every decorator, or the message itself when it decorates none.
 	 */
 	static ReactiveHttpOutputMessage undecorated(ReactiveHttpOutputMessage message) {
+		return innermost(message, (decorator) -> true);
+	}
+
+	/**
+	 * The message that the given one decorates, through each decorator whose class the
+	 * predicate accepts: the first decorator it refuses, or the undecorated message.
+	 */
+	private static ReactiveHttpOutputMessage innermost(ReactiveHttpOutputMessage message,
+			Predicate<Class<?>> lookedThrough) {
 		ReactiveHttpOutputMessage sent = message;
 		ReactiveHttpOutputMessage delegate = delegate(sent);
-		while (delegate != null) {
+		while (delegate != null && lookedThrough.test(sent.getClass())) {
 			sent = delegate;
 			delegate = delegate(sent);
 		}
@@ -160,21 +180,29 @@ final class SendPacing {
 		return null;
 	}
 
-	/** Whether the body subscribed with the given context is paced. */
-	static boolean isPaced(ContextView context) {
-		return Boolean.TRUE.equals(context.getOrDefault(PACED, Boolean.FALSE));
+	/**
+	 * The buffer factory of the message that Reactor Netty sends, if the body subscribed
+	 * with the given context is paced.
+	 * @param context the body's subscriber's context
+	 * @return the factory of the connection, or {@code null} if the body is not paced
+	 */
+	static @Nullable DataBufferFactory pacingTransport(ContextView context) {
+		Object paced = context.getOrDefault(PACED, Boolean.FALSE);
+		return (paced instanceof DataBufferFactory factory) ? factory : null;
 	}
 
 	/**
-	 * The given batch as one that tells the listener when it is released, or {@code null}
-	 * when it cannot (not a Netty buffer): the batch is then left as it was.
+	 * The given batch as one that tells the listener when it is released. Only a body that
+	 * Reactor Netty sends is paced ({@link #releasesOnceSent}), so Netty is present.
 	 * @param batch the batch about to be emitted
 	 * @param held the bytes to tell the listener of
 	 * @param listener told once, with the given bytes, when the batch is released
-	 * @return the batch to emit in its place, or {@code null}
+	 * @param transport the buffer factory of the message Reactor Netty sends
+	 * ({@link #pacingTransport})
+	 * @return the batch to emit in its place
 	 */
-	static @Nullable DataBuffer signalling(DataBuffer batch, int held, Listener listener) {
-		return NETTY_PRESENT ? NettyBatches.signalling(batch, held, listener) : null;
+	static DataBuffer signalling(DataBuffer batch, int held, Listener listener, DataBufferFactory transport) {
+		return NettyBatches.signalling(batch, held, listener, (NettyDataBufferFactory) transport);
 	}
 
 	/** Told when an emitted batch is released. */
@@ -188,16 +216,32 @@ final class SendPacing {
 
 	}
 
-	/** Netty's types, loaded only when Netty is present. */
+	/** Netty's types, loaded only when a body is paced. */
 	private static final class NettyBatches {
 
-		static @Nullable DataBuffer signalling(DataBuffer batch, int held, Listener listener) {
-			if (!(batch instanceof NettyDataBuffer nettyBatch)) {
-				return null;
+		private static final NettyDataBufferFactory UNPOOLED = new NettyDataBufferFactory(
+				UnpooledByteBufAllocator.DEFAULT);
+
+		static DataBuffer signalling(DataBuffer batch, int held, Listener listener, NettyDataBufferFactory transport) {
+			if (batch instanceof NettyDataBuffer nettyBatch && nettyBatch.getNativeBuffer().isDirect()) {
+				return nettyBatch.factory().wrap(new SignallingByteBuf(nettyBatch.getNativeBuffer(), held, listener));
 			}
-			ByteBuf bytes = nettyBatch.getNativeBuffer();
-			NettyDataBufferFactory factory = nettyBatch.factory();
-			return factory.wrap(new SignallingByteBuf(bytes, held, listener));
+			// A batch on the heap: Netty copies a heap buffer into a direct one as it writes
+			// it, releasing it then, long before it is sent; and one of another factory (a
+			// decorator's) Spring would first copy into a heap buffer of Netty's and never
+			// release. Copied here into a direct buffer of the connection's allocator, which
+			// Netty sends as it is, its release tells when it has gone out; the batch is done
+			// with.
+			ByteBuf copy = transport.getByteBufAllocator().directBuffer(batch.readableByteCount());
+			try (ByteBufferIterator memory = batch.readableByteBuffers()) {
+				memory.forEachRemaining(copy::writeBytes);
+			}
+			catch (RuntimeException | Error ex) {
+				copy.release();
+				throw ex;
+			}
+			DataBufferUtils.release(batch);
+			return transport.wrap(new SignallingByteBuf(copy, held, listener));
 		}
 
 	}

@@ -1,13 +1,18 @@
 package io.fastpath.json.write;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +25,8 @@ import reactor.netty.http.server.HttpServer;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.http.client.reactive.ClientHttpRequest;
@@ -32,6 +39,8 @@ import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.mock.http.client.reactive.MockClientHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 
+import io.fastpath.test.LeakTrackingDataBufferFactory;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and client request on Reactor Netty over a real connection, and a decorator of either
  * that hands its delegate the body as it is given; not a decorator that writes the body
  * itself (which may hold the buffers until the body ends), nor another server's response
- * or another client's request.
+ * or another client's request. And the batches that tell of their release, of Netty's
+ * factory and of a heap one.
  */
 class SendPacingTests {
 
@@ -51,6 +61,9 @@ class SendPacingTests {
 	private final CompletableFuture<Map<String, Boolean>> responses = new CompletableFuture<>();
 
 	private DisposableServer server;
+
+	/** The allocator of a connection, which counts the buffers it holds. */
+	private final UnpooledByteBufAllocator connection = new UnpooledByteBufAllocator(true);
 
 	@BeforeEach
 	void startServer() {
@@ -92,6 +105,67 @@ class SendPacingTests {
 		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST, "/");
 		assertThat(pacedViews(request, new ClientViews())).containsOnlyKeys(ON_REACTOR_NETTY.keySet())
 			.doesNotContainValue(true);
+	}
+
+	@Test
+	void aBatchOfNettysIsHandedOnAsItIsAndTellsOfItsReleaseOnce() {
+		LeakTrackingDataBufferFactory netty = LeakTrackingDataBufferFactory.nettyPooled();
+		DataBuffer batch = netty.allocateBuffer(64);
+		batch.write("[1,2]", StandardCharsets.UTF_8);
+		List<Integer> released = new ArrayList<>();
+		ByteBuf sent = NettyDataBufferFactory
+			.toByteBuf(SendPacing.signalling(batch, 64, released::add, new NettyDataBufferFactory(this.connection)));
+		assertThat(sent.toString(StandardCharsets.UTF_8)).isEqualTo("[1,2]");
+		// Its own memory: a byte changed in the batch is the byte sent
+		((NettyDataBuffer) batch).getNativeBuffer().setByte(0, '{');
+		assertThat(sent.getByte(0)).isEqualTo((byte) '{');
+		assertThat(this.connection.metric().usedDirectMemory()).isZero();
+		assertThat(released).isEmpty();
+		sent.release();
+		assertThat(released).containsExactly(64);
+		netty.assertNoLeaks();
+	}
+
+	/**
+	 * A batch of a decorator's heap factory: handed on, Spring would copy it into a heap
+	 * buffer for Reactor Netty and never release it, and Netty would copy that into a
+	 * direct one as it writes it, releasing it long before it is sent. Copied once into a
+	 * direct buffer of the connection's allocator instead, the batch released at once, the
+	 * copy tells of its release.
+	 */
+	@Test
+	void aBatchOfAHeapFactoryIsCopiedOnceIntoADirectBufferOfTheConnectionThatTellsOfItsRelease() {
+		LeakTrackingDataBufferFactory.Heap heap = (LeakTrackingDataBufferFactory.Heap) LeakTrackingDataBufferFactory
+			.heap();
+		DataBuffer batch = heap.allocateBuffer(64);
+		batch.write("[1,2]", StandardCharsets.UTF_8);
+		List<Integer> released = new ArrayList<>();
+		ByteBuf sent = NettyDataBufferFactory
+			.toByteBuf(SendPacing.signalling(batch, 64, released::add, new NettyDataBufferFactory(this.connection)));
+		heap.assertNoLeaks();
+		assertThat(sent.isDirect()).isTrue();
+		assertThat(sent.toString(StandardCharsets.UTF_8)).isEqualTo("[1,2]");
+		assertThat(this.connection.metric().usedDirectMemory()).isPositive();
+		assertThat(released).isEmpty();
+		sent.release();
+		assertThat(released).containsExactly(64);
+		assertThat(this.connection.metric().usedDirectMemory()).isZero();
+	}
+
+	@Test
+	void aBatchOnTheHeapOfNettysIsCopiedOnceIntoADirectBufferOfTheConnectionToo() {
+		UnpooledByteBufAllocator heapAllocator = new UnpooledByteBufAllocator(false);
+		DataBuffer batch = new NettyDataBufferFactory(heapAllocator).allocateBuffer(64);
+		batch.write("[1,2]", StandardCharsets.UTF_8);
+		List<Integer> released = new ArrayList<>();
+		ByteBuf sent = NettyDataBufferFactory
+			.toByteBuf(SendPacing.signalling(batch, 64, released::add, new NettyDataBufferFactory(this.connection)));
+		assertThat(heapAllocator.metric().usedHeapMemory()).isZero();
+		assertThat(sent.isDirect()).isTrue();
+		assertThat(sent.toString(StandardCharsets.UTF_8)).isEqualTo("[1,2]");
+		sent.release();
+		assertThat(released).containsExactly(64);
+		assertThat(this.connection.metric().usedDirectMemory()).isZero();
 	}
 
 	private Map<String, Boolean> responses() throws Exception {

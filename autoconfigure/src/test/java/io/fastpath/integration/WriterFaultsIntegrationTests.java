@@ -36,6 +36,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.reactivestreams.Publisher;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
@@ -304,9 +305,18 @@ abstract class WriterFaultsIntegrationTests extends RealServerTests {
 		// A first batch from the source's thread after the reset, when the response's write
 		// was cancelled: Reactor Netty refuses the send to a closed connection. The writer's
 		// switchOnFirst, cancelled, refuses the send operator that subscribes to the batches
-		// too, but that failure is not dropped (BatchingJsonWriterTests)
-		assertThat(dropped).allSatisfy((error) -> assertThat(error).isInstanceOf(AbortedException.class)
-			.hasMessage("Connection has been closed BEFORE send operation"));
+		// too, but that failure is not dropped (BatchingJsonWriterTests). And, rarely (once
+		// in a run, in two runs of many), a hand-over between threads that the reset's
+		// cancel raced: a publishOn (the source's, or the one that hands the flushed parts
+		// to the event loop) whose worker the cancel had disposed refuses the next value or
+		// request with Reactor's one rejection for a disposed scheduler, an error for a
+		// subscriber that has gone. Every buffer is released all the same (awaitEnd).
+		assertThat(dropped).allSatisfy((error) -> {
+			if (error != Exceptions.failWithRejected()) {
+				assertThat(error).isInstanceOf(AbortedException.class)
+					.hasMessage("Connection has been closed BEFORE send operation");
+			}
+		});
 	}
 
 	private void resetAtEveryPhase(String source, String round) throws Exception {
